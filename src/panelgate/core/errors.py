@@ -1,0 +1,49 @@
+"""Refusals the gateway gives its callers, before or during a panel.
+
+    GatewayError            status + a message a person can act on
+    ├── BadRequest          400  the request cannot be served as sent
+    ├── NotFound            404  no such collection, call or route
+    ├── TooLarge            413  the prompt or body is larger than allowed
+    ├── UnsupportedMedia    415  the body is not JSON
+    └── Unavailable         503  nothing can answer right now
+
+Formats turn these into their own error bodies; `param` names the request
+field at fault when there is one.
+"""
+
+from __future__ import annotations
+
+
+class GatewayError(Exception):
+    status = 500
+    kind = "api_error"
+
+    def __init__(self, message: str, *, param: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.param = param
+
+
+class BadRequest(GatewayError):
+    status = 400
+    kind = "invalid_request_error"
+
+
+class NotFound(GatewayError):
+    status = 404
+    kind = "not_found_error"
+
+
+class TooLarge(GatewayError):
+    status = 413
+    kind = "request_too_large"
+
+
+class UnsupportedMedia(GatewayError):
+    status = 415
+    kind = "invalid_request_error"
+
+
+class Unavailable(GatewayError):
+    status = 503
+    kind = "overloaded_error"

@@ -1,0 +1,224 @@
+"""The few types every room is typed against.
+
+One canonical request (`PanelRequest`), the roster facts seating needs
+(`ModelInfo`, `CollectionInfo`, `GatewayLimits`), the seating result
+(`SeatPlan`), a seat's outcome (`SeatResult`) and the event stream the engine
+yields (`PanelEvent`). Inbound formats decode into `PanelRequest` and encode
+`PanelEvent`s; nothing here knows an API or does I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+Role = Literal["general", "code", "light", "vision", "image"]
+Shape = Literal["general", "design", "prose", "review", "code", "enumeration", "quick", "vision", "image"]
+ReplyMode = Literal["all", "merged", "route"]
+SeatStatus = Literal["ok", "empty", "error"]
+
+ROLES: tuple[Role, ...] = ("general", "code", "light", "vision", "image")
+SHAPES: tuple[Shape, ...] = (
+    "general", "design", "prose", "review", "code", "enumeration", "quick", "vision", "image",
+)
+REPLY_MODES: tuple[ReplyMode, ...] = ("all", "merged", "route")
+
+ChatMessage = dict[str, Any]
+"""One OpenAI chat message (`role`, `content` as text or a list of parts)."""
+
+
+@dataclass(frozen=True)
+class PanelRequest:
+    """What a caller asked, whatever API it spoke.
+
+    `messages` are OpenAI-shaped; images are `image_url` parts inside them.
+    `reply` comes from the body (`bench.reply`), `suffix_reply` from the model
+    id (`bench/x:merged`); the engine applies body > suffix > collection.
+    """
+
+    model: str
+    collection: str | None
+    messages: list[ChatMessage]
+    stream: bool = False
+    reply: ReplyMode | None = None
+    suffix_reply: ReplyMode | None = None
+    nominees: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+    caller: str = "local"
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """A model on the bench as seating sees it (facts already merged)."""
+
+    alias: str
+    served_id: str
+    endpoint: str
+    role: Role = "general"
+    ad_hoc: bool = False
+    retired: bool = False
+    retired_at: datetime | None = None
+    retired_why: str = ""
+    context_window: int | None = None
+    max_output: int | None = None
+    vision: bool | None = None
+    tools: bool | None = None
+    available: bool = True
+    cooling_down: bool = False
+
+
+@dataclass(frozen=True)
+class CollectionInfo:
+    name: str
+    members: tuple[str, ...]
+    shape: Shape | None = None
+    description: str = ""
+    tags: tuple[str, ...] = ()
+    reply: ReplyMode = "all"
+    merger: str = ""
+
+
+@dataclass(frozen=True)
+class GatewayLimits:
+    max_calls: int = 5
+    max_explorers: int = 2
+    seat_deadline_s: float = 420.0
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A model that was named for the panel but not asked, and why."""
+
+    seat: Literal["member", "with", "merger"]
+    alias: str
+    why: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"seat": self.seat, "alias": self.alias, "why": self.why}
+
+
+@dataclass(frozen=True)
+class PlannedSeat:
+    """One seat of a panel before it is called.
+
+    `label` is what people read (`member`, `explorer`, `explorer 2`,
+    `merger`); `suffix` is the call id's tail (`member1`, `explorer2`).
+    """
+
+    label: str
+    suffix: str
+    alias: str
+    kind: Literal["member", "explorer", "merger"]
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    seats: tuple[PlannedSeat, ...]
+    skipped: tuple[Skip, ...]
+    shape: Shape
+    shape_by: str
+    members: int
+    explorers: int
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How one seat went. `answer` is the text; `error` a one-line reason."""
+
+    call: str
+    label: str
+    alias: str
+    kind: Literal["member", "explorer", "merger"]
+    status: SeatStatus
+    seconds: float
+    answer: str = ""
+    error: str = ""
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+
+    def as_bench(self) -> dict[str, Any]:
+        return {
+            "call": self.call,
+            "seat": self.label,
+            "alias": self.alias,
+            "status": self.status,
+            "seconds": round(self.seconds, 2),
+            "answer": self.answer,
+            "error": self.error,
+        }
+
+
+# ---- the engine's event stream -------------------------------------------------
+#
+# Every event carries `text`: the piece of reply content a streaming format
+# appends when it sees the event (empty when there is nothing to show). The
+# engine decides the pieces, so streamed and whole replies come from the same
+# words and no format knows the markdown rules.
+
+
+@dataclass(frozen=True)
+class Seated:
+    """The panel is seated: every later event belongs to this panel."""
+
+    panel: str
+    collection: str
+    plan: SeatPlan
+    reply: ReplyMode
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class SeatDone:
+    result: SeatResult
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class MergeDelta:
+    """A piece of the merger's answer as it is written."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class MergeDone:
+    """The merge ended; `result` is the merger seat (None when never called),
+    `note` is set when the reply fell back to every answer."""
+
+    result: SeatResult | None
+    note: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """Nothing happened for a keep-alive interval."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The panel could not finish after the reply started."""
+
+    status: int
+    message: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The panel is complete and recorded.
+
+    `content` is the whole reply (seats in seat order) for formats that answer
+    at once; `text` is the last streamed piece (the footer); `bench` is the
+    reply field.
+    """
+
+    content: str
+    bench: dict[str, Any]
+    text: str = ""
+
+
+PanelEvent = Seated | SeatDone | MergeDelta | MergeDone | Heartbeat | Failed | Finished

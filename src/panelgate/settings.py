@@ -1,0 +1,51 @@
+"""Server settings, read once from `PANELGATE_*` and frozen.
+
+Everything a person edits at run time (endpoints, models, collections,
+gateway limits) lives in the database, not here; this is only what a process
+needs before it can open the database.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+from platformdirs import user_data_dir
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PANELGATE_", frozen=True, extra="ignore")
+
+    home: Path | None = Field(default=None, description="data folder; the OS per-user folder when unset")
+    database_url: str | None = Field(default=None, description="SQLAlchemy URL; SQLite in the data folder when unset")
+    bind: str = "127.0.0.1"
+    port: int = Field(default=8122, ge=1, le=65535)
+    keepalive_s: float = Field(default=10.0, gt=0, description="seconds between stream keep-alives")
+    max_body_bytes: int = Field(default=20_000_000, gt=0)
+    upstream_max_reply_bytes: int = Field(default=32 * 1024 * 1024, gt=0)
+    retry_after_cap_s: float = Field(default=60.0, ge=0)
+
+    @cached_property
+    def data_dir(self) -> Path:
+        return (self.home or Path(user_data_dir("panelgate", appauthor=False))).expanduser()
+
+    @cached_property
+    def sqlalchemy_url(self) -> str:
+        """The async SQLAlchemy URL: PostgreSQL when configured, else SQLite in the data folder."""
+        url = self.database_url
+        if not url:
+            return f"sqlite+aiosqlite:///{self.data_dir / 'panelgate.db'}"
+        if url.startswith(("postgres://", "postgresql://")):
+            return "postgresql+asyncpg://" + url.split("://", 1)[1]
+        return url
+
+    @cached_property
+    def key_file(self) -> Path:
+        return self.data_dir / "keys.json"
+
+    def ensure_data_dir(self) -> Path:
+        """Make the data folder on first run (private to the user)."""
+        self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return self.data_dir
