@@ -19,7 +19,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PANELGATE_", frozen=True, extra="ignore")
 
     home: Path | None = Field(default=None, description="data folder; the OS per-user folder when unset")
-    database_url: str | None = Field(default=None, description="SQLAlchemy URL; SQLite in the data folder when unset")
+    database_url: str | None = Field(
+        default=None, description="SQLAlchemy URL; SQLite in the data folder when unset"
+    )
     bind: str = "127.0.0.1"
     port: int = Field(default=8122, ge=1, le=65535)
     keepalive_s: float = Field(default=10.0, gt=0, description="seconds between stream keep-alives")

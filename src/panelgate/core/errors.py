@@ -47,3 +47,11 @@ class UnsupportedMedia(GatewayError):
 class Unavailable(GatewayError):
     status = 503
     kind = "overloaded_error"
+
+
+def error_for_status(status: int, message: str) -> GatewayError:
+    """The refusal kind for a status, for failures reported after a panel started."""
+    for kind in (BadRequest, NotFound, TooLarge, UnsupportedMedia, Unavailable):
+        if kind.status == status:
+            return kind(message)
+    return GatewayError(message)

@@ -20,7 +20,15 @@ SeatStatus = Literal["ok", "empty", "error"]
 
 ROLES: tuple[Role, ...] = ("general", "code", "light", "vision", "image")
 SHAPES: tuple[Shape, ...] = (
-    "general", "design", "prose", "review", "code", "enumeration", "quick", "vision", "image",
+    "general",
+    "design",
+    "prose",
+    "review",
+    "code",
+    "enumeration",
+    "quick",
+    "vision",
+    "image",
 )
 REPLY_MODES: tuple[ReplyMode, ...] = ("all", "merged", "route")
 
@@ -46,6 +54,8 @@ class PanelRequest:
     nominees: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
     caller: str = "local"
+    agentic: bool = False
+    """Tools, tool calls or tool results are present (route mode only)."""
 
 
 @dataclass(frozen=True)

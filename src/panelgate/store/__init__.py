@@ -1,0 +1,28 @@
+"""Persistence: what people edit (endpoints, models, collections, limits), what
+panels did (seats, evidence) and what people judged (verdicts), with an audit
+of every edit. SQLite by default, PostgreSQL when configured."""
+
+from panelgate.store.database import Database
+from panelgate.store.errors import Conflict, Invalid, NotFound, StoreError
+from panelgate.store.records import (
+    AuditRecord,
+    EndpointRecord,
+    ModelRecord,
+    PanelRecord,
+    SeatRecord,
+    VerdictRecord,
+)
+
+__all__ = [
+    "AuditRecord",
+    "Conflict",
+    "Database",
+    "EndpointRecord",
+    "Invalid",
+    "ModelRecord",
+    "NotFound",
+    "PanelRecord",
+    "SeatRecord",
+    "StoreError",
+    "VerdictRecord",
+]

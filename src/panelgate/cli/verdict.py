@@ -1,0 +1,59 @@
+"""`panelgate verdict <call>`: say whether one seat's answer was useful.
+
+Fields left out keep what an earlier verdict on the call said (the server
+does that), so `--real` can be added later without repeating the note.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from panelgate.cli.common import JsonFlag, UrlOption, session
+from panelgate.cli.failures import UsageProblem
+
+VERDICT_PATH = "/bench/verdict"
+
+
+def verdict_body(
+    call: str, useful: bool, note: str | None, real: list[str] | None, false: list[str] | None
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"call": call, "useful": useful}
+    for field, value in (("note", note), ("real", real), ("false", false)):
+        if value is not None:
+            body[field] = value
+    return body
+
+
+def verdict(
+    ctx: typer.Context,
+    call: Annotated[str, typer.Argument(help="the seat's call id, e.g. p20261130-101500-a1b2.member1")],
+    useful: Annotated[
+        bool | None, typer.Option("--useful/--not-useful", help="was the answer useful", show_default=False)
+    ] = None,
+    note: Annotated[str | None, typer.Option("--note", help="why, in a line", show_default=False)] = None,
+    real: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--real", help="a claim you checked and found true (repeat for more)", show_default=False
+        ),
+    ] = None,
+    false: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--false", help="a claim you checked and found false (repeat for more)", show_default=False
+        ),
+    ] = None,
+    as_json: JsonFlag = False,
+    url: UrlOption = None,
+) -> None:
+    """Record a verdict on one call id: useful or not, with an optional note and checked claims."""
+    if useful is None:
+        raise UsageProblem("say whether the answer was useful: --useful or --not-useful")
+    with session(ctx, url, as_json) as s:
+        answer = s.client.call("POST", VERDICT_PATH, body=verdict_body(call, useful, note, real, false))
+        judged = "useful" if useful else "not useful"
+        outcome = {"unchanged": "already recorded", "superseded": "replaces the earlier verdict"}
+        said = outcome.get(str(answer.get("result")), "recorded")
+        s.output.result(answer, f"{call}: {judged} ({said})")

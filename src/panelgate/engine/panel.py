@@ -1,0 +1,303 @@
+"""Running a panel: seat it, ask every seat at once, merge if asked, record it.
+
+`PanelRunner.start` does everything that can refuse (unknown collection,
+prompt too large, bad nominations) before anything is sent, so a refusal
+keeps its status. After that the panel runs in a task of its own that feeds
+an event queue: a caller who hangs up only stops reading, while every seat
+still finishes and the panel is recorded. The record is written before
+`Finished` is queued, so an acknowledged panel survives a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from panelgate.core.errors import BadRequest, GatewayError, NotFound
+from panelgate.core.ids import call_id, panel_id
+from panelgate.core.merge import merger_skip
+from panelgate.core.seating import seat_panel
+from panelgate.core.sizing import count_images, estimate_tokens, prompt_preview
+from panelgate.core.types import (
+    CollectionInfo,
+    Failed,
+    Finished,
+    GatewayLimits,
+    Heartbeat,
+    MergeDelta,
+    MergeDone,
+    ModelInfo,
+    PanelEvent,
+    PanelRequest,
+    ReplyMode,
+    SeatDone,
+    Seated,
+    SeatPlan,
+    SeatResult,
+)
+from panelgate.engine.merge import run_merge
+from panelgate.engine.record import record_panel
+from panelgate.engine.reply import PanelWords
+from panelgate.engine.seat import ask_seat, target_for
+from panelgate.store import Database
+from panelgate.upstream import UpstreamClient
+
+log = logging.getLogger(__name__)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class PanelContext:
+    """Everything a running panel needs, read from the store once at the start."""
+
+    request: PanelRequest
+    collection: CollectionInfo
+    roster: dict[str, ModelInfo]
+    endpoints: dict[str, Any]
+    limits: GatewayLimits
+    plan: SeatPlan
+    reply: ReplyMode
+    words: PanelWords
+    at: datetime
+
+
+class PanelRun:
+    """The events of one running panel, for one reader."""
+
+    def __init__(self, panel: str, queue: asyncio.Queue[PanelEvent], keepalive_s: float) -> None:
+        self.panel = panel
+        self._queue = queue
+        self._keepalive_s = keepalive_s
+
+    async def events(self, *, heartbeats: bool = True) -> AsyncIterator[PanelEvent]:
+        """Every event up to `Finished` or `Failed`, with a `Heartbeat` after each quiet interval."""
+        while True:
+            if heartbeats:
+                try:
+                    event = await asyncio.wait_for(self._queue.get(), self._keepalive_s)
+                except TimeoutError:
+                    yield Heartbeat()
+                    continue
+            else:
+                event = await self._queue.get()
+            yield event
+            if isinstance(event, Finished | Failed):
+                return
+
+    async def collect(self) -> list[PanelEvent]:
+        return [e async for e in self.events(heartbeats=False)]
+
+
+class PanelRunner:
+    def __init__(
+        self,
+        db: Database,
+        client: UpstreamClient,
+        *,
+        keepalive_s: float = 10.0,
+        now: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self._db = db
+        self._client = client
+        self._keepalive_s = keepalive_s
+        self._now = now
+        self._running: set[asyncio.Task[None]] = set()
+
+    async def start(self, request: PanelRequest) -> PanelRun:
+        """Seat the panel and set it running; raises `GatewayError` when it cannot be seated."""
+        context = await self._seat(request)
+        queue: asyncio.Queue[PanelEvent] = asyncio.Queue()
+        words = context.words
+        queue.put_nowait(
+            Seated(
+                panel=words.panel,
+                collection=words.collection,
+                plan=context.plan,
+                reply=context.reply,
+                text=words.opening() if context.reply == "all" else "",
+            )
+        )
+        task = asyncio.create_task(self._run(context, queue), name=f"panel {words.panel}")
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+        return PanelRun(words.panel, queue, self._keepalive_s)
+
+    async def drain(self, timeout: float) -> None:
+        """Let running panels finish (and be recorded) before the process stops."""
+        if self._running:
+            await asyncio.wait(set(self._running), timeout=timeout)
+
+    async def _seat(self, request: PanelRequest) -> PanelContext:
+        collection = await self._collection(request.collection)
+        reply = request.reply or request.suffix_reply or collection.reply
+        if request.agentic and reply != "route":
+            raise BadRequest(
+                "a panel answers with text only, so tools and tool calls are refused here; "
+                f"ask bench/{collection.name}:route to let one member call your tools",
+                param="tools",
+            )
+        if reply == "route":
+            raise BadRequest("route mode is not served by this gateway version yet", param="model")
+        roster = await self._db.models.roster()
+        limits = await self._db.gateway.limits()
+        last_seated = await self._db.panels.last_seated()
+        plan = seat_panel(
+            collection=collection,
+            roster=roster,
+            limits=limits,
+            estimate=estimate_tokens(request.messages),
+            has_images=count_images(request.messages) > 0,
+            nominees=request.nominees,
+            last_seated=last_seated,
+        )
+        if reply == "merged" and (skip := merger_skip(collection, roster)) is not None:
+            plan = SeatPlan(
+                seats=plan.seats,
+                skipped=(*plan.skipped, skip),
+                shape=plan.shape,
+                shape_by=plan.shape_by,
+                members=plan.members,
+                explorers=plan.explorers,
+            )
+        endpoints = {e.name: e for e in await self._db.endpoints.list()}
+        at = self._now()
+        panel = panel_id(at, secrets.token_hex(2))
+        return PanelContext(
+            request=request,
+            collection=collection,
+            roster=roster,
+            endpoints=endpoints,
+            limits=limits,
+            plan=plan,
+            reply=reply,
+            at=at,
+            words=PanelWords(panel=panel, collection=collection.name, plan=plan),
+        )
+
+    async def _collection(self, name: str | None) -> CollectionInfo:
+        if name is not None:
+            found = await self._db.collections.get(name)
+            if found is not None:
+                return found
+        listing = await self._db.collections.list()
+        offer = (
+            "; ".join(
+                f"bench/{c.name}"
+                + (f" — {c.description}" if c.description else "")
+                + (f" [{', '.join(c.tags)}]" if c.tags else "")
+                for c in listing
+            )
+            or "none yet (make one with `panelgate collection save` or PUT /api/collections/<name>)"
+        )
+        if name is None:
+            raise BadRequest(
+                f"name a collection as the model, e.g. bench/<name>. Collections: {offer}", param="model"
+            )
+        raise NotFound(f"no collection named `{name}`. Collections: {offer}", param="model")
+
+    async def _run(self, context: PanelContext, queue: asyncio.Queue[PanelEvent]) -> None:
+        try:
+            await self._run_panel(context, queue)
+        except GatewayError as exc:
+            queue.put_nowait(Failed(exc.status, exc.message))
+        except Exception:
+            log.exception("panel %s failed", context.words.panel)
+            queue.put_nowait(
+                Failed(
+                    500,
+                    "the gateway failed while finishing this panel; every seat that answered was still asked",
+                )
+            )
+
+    async def _run_panel(self, context: PanelContext, queue: asyncio.Queue[PanelEvent]) -> None:
+        words, plan, request = context.words, context.plan, context.request
+        deadline = time.monotonic() + context.limits.seat_deadline_s
+        show_seats = context.reply == "all"
+
+        async def one(index: int) -> tuple[int, SeatResult]:
+            seat = plan.seats[index]
+            result = await ask_seat(
+                self._client,
+                call=call_id(words.panel, seat.suffix),
+                seat=seat,
+                target=target_for(context.roster[seat.alias], context.endpoints),
+                messages=request.messages,
+                options={},
+                deadline=deadline,
+            )
+            return index, result
+
+        results: list[SeatResult | None] = [None] * len(plan.seats)
+        for finished in asyncio.as_completed([one(i) for i in range(len(plan.seats))]):
+            index, result = await finished
+            results[index] = result
+            queue.put_nowait(SeatDone(result, text=words.section(result) if show_seats else ""))
+        seats = [r for r in results if r is not None]
+
+        merger: SeatResult | None = None
+        note = ""
+        if context.reply == "merged":
+            merger, note = await self._merge(context, seats, queue)
+        content, last = self._compose(context, seats, merger, note)
+        reply_mode: ReplyMode = "merged" if context.reply == "merged" and not note else "all"
+        bench = words.bench(
+            seats, reply=reply_mode, merger=merger, note=note, merge_asked=context.reply == "merged"
+        )
+        await record_panel(
+            self._db,
+            context=context,
+            seats=seats,
+            merger=merger,
+            note=note,
+            reply=reply_mode,
+            preview=prompt_preview(request.messages),
+        )
+        queue.put_nowait(Finished(content=content, bench=bench, text=last))
+
+    async def _merge(
+        self, context: PanelContext, seats: list[SeatResult], queue: asyncio.Queue[PanelEvent]
+    ) -> tuple[SeatResult | None, str]:
+        words = context.words
+
+        async def emit(piece: str) -> None:
+            queue.put_nowait(MergeDelta(piece))
+
+        outcome = await run_merge(
+            self._client,
+            panel=words.panel,
+            collection=context.collection,
+            sitting_members=[s.alias for s in context.plan.seats if s.kind == "member"],
+            roster=context.roster,
+            endpoints=context.endpoints,
+            useful_on_shape=await self._db.verdicts.useful_on_shape(context.plan.shape),
+            messages=context.request.messages,
+            results=seats,
+            deadline=time.monotonic() + context.limits.seat_deadline_s,
+            on_text=emit,
+        )
+        fallback = words.fallback(seats, outcome.note) if outcome.note else ""
+        queue.put_nowait(MergeDone(outcome.result, note=outcome.note, text=fallback))
+        return outcome.result, outcome.note
+
+    @staticmethod
+    def _compose(
+        context: PanelContext, seats: list[SeatResult], merger: SeatResult | None, note: str
+    ) -> tuple[str, str]:
+        """(whole content, last streamed piece) for how the panel ended."""
+        words = context.words
+        if context.reply == "merged" and merger is not None and not note:
+            footer = words.merged_footer(merger, seats) + words.footer([*seats, merger])
+            return merger.answer + footer, footer
+        footer = words.footer(seats)
+        if note:
+            return words.fallback(seats, note) + footer, footer
+        return words.every_answer(seats), footer

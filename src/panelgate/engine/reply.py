@@ -1,0 +1,81 @@
+"""What a panel's reply says: its content pieces and its `bench` field.
+
+The engine hands each event the piece of content a streaming client should
+see at that moment; the whole reply is the same pieces in seat order. Keeping
+both here means streamed and whole replies cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from panelgate.core import markdown
+from panelgate.core.types import ReplyMode, SeatPlan, SeatResult
+
+VERDICT_HINT = 'POST /bench/verdict {"call", "useful": true|false, "note", "real": [...], "false": [...]}'
+
+
+@dataclass(frozen=True)
+class PanelWords:
+    """The fixed facts every piece of a panel's reply is written from."""
+
+    panel: str
+    collection: str
+    plan: SeatPlan
+
+    @property
+    def model(self) -> str:
+        return f"bench/{self.collection}"
+
+    def opening(self) -> str:
+        plan = self.plan
+        return markdown.heading(
+            self.model, self.panel, plan.members, plan.explorers, plan.shape, plan.shape_by
+        ) + markdown.not_asked(plan.skipped)
+
+    def section(self, result: SeatResult) -> str:
+        return markdown.section(result)
+
+    def every_answer(self, results: Sequence[SeatResult]) -> str:
+        """Heading, every seat in seat order, footer: the `all` reply."""
+        return self.opening() + "".join(markdown.section(r) for r in results) + self.footer(results)
+
+    def fallback(self, results: Sequence[SeatResult], note: str) -> str:
+        """A merge that could not be had: the note, then every answer (the footer follows)."""
+        return markdown.fallback_note(note) + self.opening() + "".join(markdown.section(r) for r in results)
+
+    def footer(self, results: Sequence[SeatResult]) -> str:
+        return markdown.footer([r.call for r in results])
+
+    def merged_footer(self, merger: SeatResult, results: Sequence[SeatResult]) -> str:
+        return markdown.merged_footer(merger, results)
+
+    def bench(
+        self,
+        results: Sequence[SeatResult],
+        *,
+        reply: ReplyMode,
+        merger: SeatResult | None = None,
+        note: str = "",
+        merge_asked: bool = False,
+    ) -> dict[str, Any]:
+        """The `bench` reply field; `reply`, `merger` and `note` only when a merge was asked."""
+        bench: dict[str, Any] = {
+            "panel": self.panel,
+            "collection": self.model,
+            "shape": self.plan.shape,
+            "shape_by": self.plan.shape_by,
+            "seats": [r.as_bench() for r in results],
+            "verdict": VERDICT_HINT,
+        }
+        if self.plan.skipped:
+            bench["skipped"] = [s.as_dict() for s in self.plan.skipped]
+        if merge_asked:
+            bench["reply"] = reply
+            if merger is not None:
+                bench["merger"] = merger.as_bench()
+            if note:
+                bench["note"] = note
+        return bench

@@ -1,0 +1,74 @@
+"""Asking one seat: an upstream call turned into a `SeatResult`.
+
+A seat never raises: whatever goes wrong (a refusal, a timeout, garbage, a
+bug of ours) becomes an `error` seat with a one-line reason, so one bad
+upstream costs one seat and never the panel.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from panelgate.core.types import ChatMessage, ModelInfo, PlannedSeat, SeatResult
+from panelgate.upstream import Target, UpstreamClient, UpstreamError
+
+log = logging.getLogger(__name__)
+
+TextSink = Callable[[str], Awaitable[None]]
+
+
+async def ask_seat(
+    client: UpstreamClient,
+    *,
+    call: str,
+    seat: PlannedSeat,
+    target: Target | None,
+    messages: list[ChatMessage],
+    options: dict[str, Any],
+    deadline: float,
+    on_text: TextSink | None = None,
+) -> SeatResult:
+    started = time.monotonic()
+
+    def result(status: str, answer: str = "", error: str = "", **usage: Any) -> SeatResult:
+        return SeatResult(
+            call=call,
+            label=seat.label,
+            alias=seat.alias,
+            kind=seat.kind,
+            status=status,
+            seconds=time.monotonic() - started,  # type: ignore[arg-type]
+            answer=answer,
+            error=error,
+            **usage,
+        )
+
+    if target is None:
+        return result("error", error="its endpoint is not configured any more")
+    try:
+        reply = await client.chat(target, messages, options, deadline=deadline, on_text=on_text)
+    except UpstreamError as exc:
+        return result("error", error=f"{exc.kind}: {exc.message}")
+    except Exception:  # a bug of ours must cost one seat, not the panel
+        log.exception("seat %s failed unexpectedly", call)
+        return result("error", error="internal error in the gateway while asking this seat")
+    status = "ok" if reply.text.strip() else "empty"
+    return result(status, answer=reply.text, tokens_in=reply.tokens_in, tokens_out=reply.tokens_out)
+
+
+def target_for(model: ModelInfo, endpoints: dict[str, Any]) -> Target | None:
+    """Where a model is served, or None when its endpoint is gone."""
+    endpoint = endpoints.get(model.endpoint)
+    if endpoint is None:
+        return None
+    return Target(
+        endpoint=endpoint.name,
+        base_url=endpoint.base_url,
+        api=endpoint.api,
+        key_name=endpoint.key_name,
+        headers=dict(endpoint.headers or {}),
+        served_id=model.served_id,
+    )

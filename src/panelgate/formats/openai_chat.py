@@ -1,0 +1,229 @@
+"""OpenAI chat completions, inbound: `POST /v1/chat/completions`.
+
+The API most clients speak, so it is also the canonical message shape: a
+request decodes almost as sent, after refusing what a panel cannot honour.
+Anything a panel would otherwise drop silently — tools, legacy functions,
+PDF or audio parts — is refused with a message saying what to do instead,
+because a 200 that quietly ignored half the request is worse than a 400.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import orjson
+
+from panelgate.core.errors import BadRequest, GatewayError
+from panelgate.core.naming import parse_model_id
+from panelgate.core.types import (
+    REPLY_MODES,
+    ChatMessage,
+    Failed,
+    Finished,
+    Heartbeat,
+    PanelEvent,
+    PanelRequest,
+    ReplyMode,
+    Seated,
+)
+
+_ROLES = {"system", "developer", "user", "assistant", "tool"}
+_OPTIONS = (
+    "max_tokens",
+    "max_completion_tokens",
+    "temperature",
+    "top_p",
+    "stop",
+    "seed",
+    "presence_penalty",
+    "frequency_penalty",
+    "response_format",
+    "reasoning_effort",
+)
+_UNSENDABLE_PARTS = {
+    "file": "file (PDF) parts",
+    "input_audio": "audio parts",
+    "input_file": "file parts",
+    "audio": "audio parts",
+}
+
+
+def _reply_mode(value: object, where: str) -> ReplyMode:
+    if value not in REPLY_MODES:
+        raise BadRequest(f"{where} must be one of all, merged, route; got {value!r}", param=where)
+    mode: ReplyMode = value
+    return mode
+
+
+def read_bench_field(body: dict[str, Any]) -> ReplyMode | None:
+    """`"bench": {"reply": ...}`, the body's way to pick a reply mode."""
+    bench = body.get("bench")
+    if bench is None:
+        return None
+    if not isinstance(bench, dict):
+        raise BadRequest('`bench` must be an object such as {"reply": "merged"}', param="bench")
+    if "reply" not in bench or bench["reply"] is None:
+        return None
+    return _reply_mode(bench["reply"], "bench.reply")
+
+
+def read_nominees(body: dict[str, Any]) -> tuple[str, ...]:
+    """`"with": [alias, ...]`: models the caller wants on the explorer seats."""
+    nominees = body.get("with")
+    if nominees is None:
+        return ()
+    if not isinstance(nominees, list) or not all(isinstance(a, str) and a.strip() for a in nominees):
+        raise BadRequest('`with` must be a list of model aliases, e.g. ["m3"]', param="with")
+    return tuple(a.strip() for a in nominees)
+
+
+def _check_part(part: object, index: int) -> None:
+    if not isinstance(part, dict):
+        raise BadRequest(f"messages[{index}].content parts must be objects", param="messages")
+    kind = part.get("type")
+    if kind == "text":
+        if not isinstance(part.get("text"), str):
+            raise BadRequest(f"messages[{index}] has a text part without text", param="messages")
+        return
+    if kind == "image_url":
+        image = part.get("image_url")
+        url = image.get("url") if isinstance(image, dict) else image
+        if not isinstance(url, str) or not url.startswith(("http://", "https://", "data:image/")):
+            raise BadRequest(
+                f"messages[{index}] has an image that is neither an http(s) URL nor a data:image URL",
+                param="messages",
+            )
+        return
+    what = _UNSENDABLE_PARTS.get(str(kind), f"`{kind}` parts")
+    raise BadRequest(
+        f"messages[{index}] carries {what}, which a panel cannot pass on to its seats; "
+        "send the text (or an image) instead",
+        param="messages",
+    )
+
+
+def _check_message(message: object, index: int) -> ChatMessage:
+    if not isinstance(message, dict):
+        raise BadRequest(f"messages[{index}] must be an object with a role and content", param="messages")
+    role = message.get("role")
+    if role == "function":
+        raise BadRequest(
+            "legacy `function` messages are not supported; use tools with bench/<collection>:route",
+            param="messages",
+        )
+    if role not in _ROLES:
+        raise BadRequest(f"messages[{index}] has an unknown role {role!r}", param="messages")
+    content = message.get("content")
+    if isinstance(content, list):
+        for part in content:
+            _check_part(part, index)
+    elif content is not None and not isinstance(content, str):
+        raise BadRequest(f"messages[{index}].content must be text or a list of parts", param="messages")
+    if role == "developer":
+        return {**message, "role": "system"}
+    return message
+
+
+def _is_agentic(body: dict[str, Any], messages: Sequence[ChatMessage]) -> bool:
+    if body.get("tools"):
+        return True
+    return any(m.get("role") == "tool" or m.get("tool_calls") for m in messages)
+
+
+class OpenAIChat:
+    name = "openai-chat"
+    stream_media_type = "text/event-stream"
+
+    def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
+        if "functions" in body or "function_call" in body:
+            raise BadRequest(
+                "legacy `functions`/`function_call` are not supported; "
+                "send `tools` to bench/<collection>:route instead",
+                param="functions",
+            )
+        model = body.get("model")
+        if model is not None and not isinstance(model, str):
+            raise BadRequest('`model` must be a string such as "bench/<collection>"', param="model")
+        raw = body.get("messages")
+        if not isinstance(raw, list) or not raw:
+            raise BadRequest("`messages` must be a non-empty list", param="messages")
+        messages = [_check_message(m, i) for i, m in enumerate(raw)]
+        stream = body.get("stream", False)
+        if not isinstance(stream, bool):
+            raise BadRequest("`stream` must be true or false", param="stream")
+        collection, suffix = parse_model_id(model or "")
+        return PanelRequest(
+            model=model or "",
+            collection=collection,
+            messages=messages,
+            stream=stream,
+            reply=read_bench_field(body),
+            suffix_reply=suffix,
+            nominees=read_nominees(body),
+            options={k: body[k] for k in _OPTIONS if k in body},
+            caller=caller,
+            agentic=_is_agentic(body, messages),
+        )
+
+    def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
+        finished = events[-1]
+        assert isinstance(finished, Finished)
+        panel = next(e.panel for e in events if isinstance(e, Seated))
+        return {
+            "id": f"chatcmpl-{panel}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": finished.bench["collection"],
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": finished.content},
+                    "finish_reason": "stop",
+                }
+            ],
+            "bench": finished.bench,
+        }
+
+    async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
+        chunk_id, model, created = "chatcmpl-", request.model, int(time.time())
+
+        def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
+            body = {
+                "id": chunk_id,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+                **extra,
+            }
+            return b"data: " + orjson.dumps(body) + b"\n\n"
+
+        async for event in events:
+            if isinstance(event, Heartbeat):
+                yield b": keep-alive\n\n"
+            elif isinstance(event, Seated):
+                chunk_id, model = f"chatcmpl-{event.panel}", f"bench/{event.collection}"
+                yield chunk({"role": "assistant", "content": event.text})
+            elif isinstance(event, Failed):
+                yield b"data: " + orjson.dumps({"error": self._error(event.status, event.message)}) + b"\n\n"
+                yield b"data: [DONE]\n\n"
+                return
+            elif isinstance(event, Finished):
+                if event.text:
+                    yield chunk({"content": event.text})
+                yield chunk({}, "stop", bench=event.bench)
+                yield b"data: [DONE]\n\n"
+                return
+            elif event.text:
+                yield chunk({"content": event.text})
+
+    def error_body(self, error: GatewayError) -> dict[str, Any]:
+        return {"error": self._error(error.status, error.message, error.kind, error.param)}
+
+    @staticmethod
+    def _error(
+        status: int, message: str, kind: str = "api_error", param: str | None = None
+    ) -> dict[str, Any]:
+        return {"message": message, "type": kind, "param": param, "code": str(status)}

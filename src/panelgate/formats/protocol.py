@@ -1,0 +1,37 @@
+"""The small contract every inbound API adapter implements.
+
+An adapter turns its API's request body into the canonical `PanelRequest`,
+and the engine's `PanelEvent`s into its API's whole reply or stream; it also
+shapes errors the way that API's official client expects to raise them. It
+never knows how seats are chosen, and the engine never knows which API was
+spoken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Protocol
+
+from panelgate.core.errors import GatewayError
+from panelgate.core.types import PanelEvent, PanelRequest
+
+
+class InboundFormat(Protocol):
+    name: str
+    stream_media_type: str
+
+    def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
+        """Read a request body; raise a `GatewayError` for anything refused."""
+        ...
+
+    def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
+        """The whole reply once the panel finished (the last event is `Finished`)."""
+        ...
+
+    def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
+        """The reply as the events come, ending after `Finished` or `Failed`."""
+        ...
+
+    def error_body(self, error: GatewayError) -> dict[str, Any]:
+        """This API's error body for a refusal."""
+        ...

@@ -1,0 +1,23 @@
+"""The admin JSON API under `/api/`: what the CLI and the dashboard edit the bench with.
+
+One set of rules: handlers only read the body and pass it to the store, which
+validates and writes the change with its audit row; refusals come back as
+`{"error": {"message", "field"}}` with 400, 404 or 409.
+"""
+
+from fastapi import APIRouter
+
+from panelgate.http.admin import (
+    audit,
+    collections,
+    config,
+    endpoints,
+    gateway_settings,
+    models,
+    panels,
+    status,
+)
+
+router = APIRouter(prefix="/api")
+for module in (status, endpoints, models, collections, gateway_settings, config, panels, audit):
+    router.include_router(module.router)

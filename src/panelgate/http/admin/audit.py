@@ -1,0 +1,18 @@
+"""`GET /api/audit`: the change log (who changed what, never a secret)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from panelgate.http.admin.shapes import plain
+from panelgate.http.responses import json_response
+from panelgate.http.services import services
+
+router = APIRouter()
+
+
+@router.get("/audit")
+async def audit_log(request: Request, limit: int = 100, entity: str | None = None) -> Response:
+    rows = await services(request).db.audit.list(limit=max(1, min(limit, 1000)), entity=entity)
+    return json_response({"changes": plain(rows)})

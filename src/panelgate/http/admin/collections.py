@@ -1,0 +1,96 @@
+"""Collections: list, show, save (whole or in part), delete."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from panelgate.core.errors import BadRequest, NotFound
+from panelgate.core.types import CollectionInfo
+from panelgate.engine.listing import describe
+from panelgate.http.admin.shapes import only_fields, plain
+from panelgate.http.body import read_json_object
+from panelgate.http.panel_route import caller_of
+from panelgate.http.responses import json_response
+from panelgate.http.services import services
+
+router = APIRouter()
+FIELDS = {"members", "shape", "description", "tags", "reply", "merger"}
+
+
+def _aliases(body: dict[str, Any], field: str) -> tuple[str, ...]:
+    value = body.get(field, [])
+    if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+        raise BadRequest(f"`{field}` must be a list of model aliases", param=field)
+    return tuple(a.strip() for a in value)
+
+
+def _apply(base: CollectionInfo, body: dict[str, Any]) -> CollectionInfo:
+    changes: dict[str, Any] = {}
+    if "members" in body:
+        changes["members"] = _aliases(body, "members")
+    if "tags" in body:
+        changes["tags"] = _aliases(body, "tags")
+    for field in ("shape", "description", "reply", "merger"):
+        if field in body:
+            value = body[field]
+            if value is not None and not isinstance(value, str):
+                raise BadRequest(f"`{field}` must be a string", param=field)
+            changes[field] = value if field == "shape" else (value or ("all" if field == "reply" else ""))
+    changed = replace(base, **changes)
+    removed = set(_aliases(body, "remove"))
+    added = [a for a in _aliases(body, "add") if a not in changed.members and a not in removed]
+    members = tuple(a for a in changed.members if a not in removed) + tuple(added)
+    return replace(changed, members=members)
+
+
+async def _shown(request: Request, collection: CollectionInfo) -> dict[str, Any]:
+    db = services(request).db
+    return {**plain(collection), **describe(collection, await db.models.roster(), await db.gateway.limits())}
+
+
+@router.get("/collections")
+async def list_collections(request: Request) -> Response:
+    collections = await services(request).db.collections.list()
+    return json_response({"collections": [await _shown(request, c) for c in collections]})
+
+
+@router.get("/collections/{name}")
+async def show_collection(request: Request, name: str) -> Response:
+    found = await services(request).db.collections.get(name)
+    if found is None:
+        raise NotFound(f"no collection named `{name}`", param="name")
+    return json_response({"collection": await _shown(request, found)})
+
+
+@router.put("/collections/{name}")
+async def save_collection(request: Request, name: str) -> Response:
+    """Create or replace: fields left out take their defaults."""
+    body = only_fields(await read_json_object(request, 1_000_000), FIELDS)
+    saved = await services(request).db.collections.save(
+        _apply(CollectionInfo(name=name, members=()), body), actor=caller_of(request)
+    )
+    return json_response({"collection": await _shown(request, saved)})
+
+
+@router.patch("/collections/{name}")
+async def change_collection(request: Request, name: str) -> Response:
+    """Change some fields, keep the rest; `add`/`remove` edit the members."""
+    db = services(request).db
+    body = only_fields(await read_json_object(request, 1_000_000), FIELDS | {"add", "remove"})
+    found = await db.collections.get(name)
+    if found is None:
+        raise NotFound(
+            f"no collection named `{name}`; create it with PUT /api/collections/{name}", param="name"
+        )
+    saved = await db.collections.save(_apply(found, body), actor=caller_of(request))
+    return json_response({"collection": await _shown(request, saved)})
+
+
+@router.delete("/collections/{name}")
+async def delete_collection(request: Request, name: str) -> Response:
+    await services(request).db.collections.delete(name, actor=caller_of(request))
+    return json_response({"ok": True, "removed": name})

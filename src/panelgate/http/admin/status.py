@@ -1,0 +1,37 @@
+"""`GET /api/status`: what this server is and what it holds."""
+
+from __future__ import annotations
+
+import platform
+
+from fastapi import APIRouter, Request
+from sqlalchemy.engine import make_url
+from starlette.responses import Response
+
+from panelgate import __version__
+from panelgate.http.responses import json_response
+from panelgate.http.services import services
+
+router = APIRouter()
+
+
+@router.get("/status")
+async def status(request: Request) -> Response:
+    svc = services(request)
+    db = svc.db
+    url = make_url(svc.settings.sqlalchemy_url)
+    return json_response(
+        {
+            "version": __version__,
+            "python": platform.python_version(),
+            "data_dir": str(svc.settings.data_dir),
+            "database": url.render_as_string(hide_password=True),
+            "bind": svc.settings.bind,
+            "port": svc.settings.port,
+            "counts": {
+                "endpoints": len(await db.endpoints.list()),
+                "models": len(await db.models.list()),
+                "collections": len(await db.collections.list()),
+            },
+        }
+    )

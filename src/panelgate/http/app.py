@@ -1,0 +1,47 @@
+"""The ASGI app: one port for the gateway, the bench routes and the admin API.
+
+Resources (database, upstream pool, panel runner) are made in the lifespan
+and dropped with it; on shutdown running panels get time to finish and be
+recorded before the database closes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from panelgate import __version__
+from panelgate.engine.panel import PanelRunner
+from panelgate.http import admin, bench, errors, gateway, health
+from panelgate.http.services import Services
+from panelgate.settings import Settings
+from panelgate.store import Database
+from panelgate.upstream import KeyStore, UpstreamClient
+
+SHUTDOWN_GRACE_S = 30.0
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = await Database.open(settings)
+        keys = KeyStore(settings.key_file)
+        upstream = UpstreamClient(settings, keys)
+        runner = PanelRunner(db, upstream, keepalive_s=settings.keepalive_s)
+        app.state.services = Services(settings=settings, db=db, keys=keys, upstream=upstream, panels=runner)
+        try:
+            yield
+        finally:
+            await runner.drain(SHUTDOWN_GRACE_S)
+            await upstream.aclose()
+            await db.close()
+
+    app = FastAPI(title="panelgate", version=__version__, lifespan=lifespan)
+    errors.install(app)
+    for router in (health.router, gateway.router, bench.router, admin.router):
+        app.include_router(router)
+    return app

@@ -1,0 +1,50 @@
+"""Reading a request body: JSON objects only, within the size cap.
+
+Checked before anything else reads the body, so an oversized or non-JSON
+request is refused without being buffered whole.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+
+from panelgate.core.errors import BadRequest, TooLarge, UnsupportedMedia
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / 1_000_000:g} MB"
+
+
+async def read_json_object(request: Request, max_bytes: int) -> dict[str, Any]:
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        raise UnsupportedMedia("send the body as JSON with `Content-Type: application/json`")
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        if not declared.isdigit():
+            raise BadRequest("the Content-Length header is not a number of bytes")
+        if int(declared) > max_bytes:
+            raise TooLarge(
+                f"the body is larger than {_megabytes(max_bytes)}; "
+                "send images as http(s) URLs instead of inline data"
+            )
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > max_bytes:
+            raise TooLarge(
+                f"the body is larger than {_megabytes(max_bytes)}; "
+                "send images as http(s) URLs instead of inline data"
+            )
+        chunks.append(chunk)
+    try:
+        body = orjson.loads(b"".join(chunks))
+    except orjson.JSONDecodeError as exc:
+        raise BadRequest(f"the body is not valid JSON ({exc.msg} at character {exc.pos})") from None
+    if not isinstance(body, dict):
+        raise BadRequest("the body must be a JSON object")
+    return body

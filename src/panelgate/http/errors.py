@@ -1,0 +1,98 @@
+"""Every refusal in the shape its caller's API expects.
+
+Handlers raise; this module decides the body. Admin routes (`/api/...`) get
+`{"error": {"message", "field"}}`; gateway routes get their API format's
+error body. A stack trace or a secret never reaches a caller: unexpected
+failures are logged here and answered with a plain sentence.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from panelgate.core.errors import BadRequest, GatewayError, NotFound, error_for_status
+from panelgate.formats.openai_chat import OpenAIChat
+from panelgate.http.responses import json_response
+from panelgate.store import errors as store_errors
+
+log = logging.getLogger(__name__)
+GATEWAY_ROUTES = (
+    "POST /v1/chat/completions",
+    "GET /v1/models",
+    "POST /bench/verdict",
+    "GET /bench/record",
+    "POST /bench/pending",
+)
+_STORE_STATUS: dict[type[Exception], int] = {
+    store_errors.Invalid: 400,
+    store_errors.NotFound: 404,
+    store_errors.Conflict: 409,
+}
+_OPENAI = OpenAIChat()
+
+
+def is_admin(path: str) -> bool:
+    return path.startswith("/api/")
+
+
+def error_response(request: Request, error: GatewayError, status: int | None = None) -> Response:
+    status = status or error.status
+    if is_admin(request.url.path):
+        body: dict[str, Any] = {"error": {"message": error.message, "field": error.param}}
+    else:
+        body = _OPENAI.error_body(error)
+    return json_response(body, status)
+
+
+async def _gateway_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, GatewayError)
+    return error_response(request, exc)
+
+
+async def _store_error(request: Request, exc: Exception) -> Response:
+    status = next(s for kind, s in _STORE_STATUS.items() if isinstance(exc, kind))
+    error = error_for_status(status, str(exc))
+    error.param = getattr(exc, "field", None)
+    return error_response(request, error, status)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        where = "" if is_admin(request.url.path) else f"; the gateway answers {', '.join(GATEWAY_ROUTES)}"
+        return error_response(request, NotFound(f"no route {request.method} {request.url.path}{where}"))
+    if exc.status_code == 405:
+        return error_response(
+            request, BadRequest(f"{request.method} is not allowed on {request.url.path}"), 405
+        )
+    return error_response(request, error_for_status(exc.status_code, str(exc.detail)), exc.status_code)
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    first = exc.errors()[0] if exc.errors() else {}
+    field = ".".join(str(p) for p in first.get("loc", ())[1:]) or None
+    return error_response(
+        request, BadRequest(f"{field or 'request'}: {first.get('msg', 'invalid')}", param=field)
+    )
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected failure on %s %s", request.method, request.url.path)
+    return error_response(request, GatewayError("the gateway failed on this request; see its log"), 500)
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(GatewayError, _gateway_error)
+    for kind in _STORE_STATUS:
+        app.add_exception_handler(kind, _store_error)
+    app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(Exception, _unexpected)

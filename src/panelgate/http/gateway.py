@@ -1,0 +1,45 @@
+"""The OpenAI chat surface: `POST /v1/chat/completions`, `GET /v1/models[/{id}]`."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from panelgate.core.errors import NotFound
+from panelgate.engine.listing import list_collections
+from panelgate.formats.openai_chat import OpenAIChat
+from panelgate.http.panel_route import answer_panel
+from panelgate.http.responses import json_response
+from panelgate.http.services import services
+
+router = APIRouter()
+OPENAI_CHAT = OpenAIChat()
+
+
+@router.post("/v1/chat/completions")
+async def chat_completions(request: Request) -> Response:
+    return await answer_panel(request, OPENAI_CHAT)
+
+
+def _openai_model(entry: dict[str, object], created: int) -> dict[str, object]:
+    return {"object": "model", "created": created, "owned_by": "panelgate", **entry}
+
+
+@router.get("/v1/models")
+async def list_models(request: Request) -> Response:
+    created = int(time.time())
+    entries = await list_collections(services(request).db)
+    return json_response({"object": "list", "data": [_openai_model(e, created) for e in entries]})
+
+
+@router.get("/v1/models/{model_id:path}")
+async def get_model(request: Request, model_id: str) -> Response:
+    entries = await list_collections(services(request).db)
+    wanted = model_id if model_id.startswith("bench/") else f"bench/{model_id}"
+    for entry in entries:
+        if entry["id"] == wanted:
+            return json_response(_openai_model(entry, int(time.time())))
+    listed = ", ".join(str(e["id"]) for e in entries if ":" not in str(e["id"])) or "none yet"
+    raise NotFound(f"no model `{model_id}` here; collections: {listed}", param="model")

@@ -1,0 +1,47 @@
+"""Serving a panel in one inbound format: decode, start, reply whole or streamed.
+
+Every API format's route ends here, so the rules of SPEC §4 hold for all of
+them: a refusal before seating keeps its status; once seated the 200 goes out
+at once and the rest streams as it happens; a caller that hangs up stops
+reading, not the panel.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+
+from panelgate.core.errors import error_for_status
+from panelgate.core.types import Failed
+from panelgate.formats.protocol import InboundFormat
+from panelgate.http.body import read_json_object
+from panelgate.http.responses import json_response
+from panelgate.http.services import services
+
+STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def caller_of(request: Request) -> str:
+    """Who is asking: a gateway key's name once keys exist, else `local`."""
+    return str(getattr(request.state, "caller", "local"))
+
+
+async def answer_panel(request: Request, fmt: InboundFormat) -> Response:
+    svc = services(request)
+    body = await read_json_object(request, svc.settings.max_body_bytes)
+    asked = fmt.decode(body, caller=caller_of(request))
+    run = await svc.panels.start(asked)
+    headers = {"X-Bench-Panel": run.panel}
+    if asked.stream:
+        return StreamingResponse(
+            fmt.stream(asked, run.events()),
+            media_type=fmt.stream_media_type,
+            headers={**STREAM_HEADERS, **headers},
+        )
+    events = await run.collect()
+    last = events[-1]
+    if isinstance(last, Failed):
+        return json_response(
+            fmt.error_body(error_for_status(last.status, last.message)), last.status, headers
+        )
+    return json_response(fmt.render(asked, events), 200, headers)

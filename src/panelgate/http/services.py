@@ -1,0 +1,30 @@
+"""The resources one gateway process holds, made in the app's lifespan.
+
+Handlers reach them through `services(request)`; nothing request-facing lives
+at module level, so tests and several apps in one process never share state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.requests import Request
+
+from panelgate.engine.panel import PanelRunner
+from panelgate.settings import Settings
+from panelgate.store import Database
+from panelgate.upstream import KeyStore, UpstreamClient
+
+
+@dataclass(frozen=True)
+class Services:
+    settings: Settings
+    db: Database
+    keys: KeyStore
+    upstream: UpstreamClient
+    panels: PanelRunner
+
+
+def services(request: Request) -> Services:
+    found: Services = request.app.state.services
+    return found

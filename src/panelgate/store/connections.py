@@ -1,0 +1,81 @@
+"""The async engine and the two ways the repositories use it: read and write.
+
+SQLite is tuned on every new connection (WAL, `synchronous=NORMAL`, foreign
+keys on, a 5 s busy timeout) and SQLAlchemy issues the `BEGIN` itself: reads
+begin a plain transaction, writes begin `IMMEDIATE`, so a write that first
+reads never fails half-way because another connection wrote in between (a
+deferred SQLite transaction cannot wait its way out of that). PostgreSQL
+needs neither. A unique or foreign-key violation that slips past the
+repositories' own checks (two processes changing the same thing at once)
+becomes a `Conflict` asking to try again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from panelgate.store.errors import Conflict
+
+WRITE_OPTION = "panelgate_write"
+SQLITE_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA busy_timeout=5000",
+)
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async engine for `url` (aiosqlite or asyncpg), SQLite tuned as above."""
+    engine = create_async_engine(url, pool_pre_ping=url.startswith("postgresql"))
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _tune_sqlite)
+        event.listen(engine.sync_engine, "begin", _begin_sqlite)
+    return engine
+
+
+def _tune_sqlite(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+    dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN; see _begin_sqlite
+    cursor = dbapi_connection.cursor()
+    try:
+        for pragma in SQLITE_PRAGMAS:
+            cursor.execute(pragma)
+    finally:
+        cursor.close()
+
+
+def _begin_sqlite(connection: Connection) -> None:
+    writing = connection.get_execution_options().get(WRITE_OPTION, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+
+class Connections:
+    """Hands out transactions: `read()` for queries, `write()` for changes."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._writer = engine.execution_options(**{WRITE_OPTION: True})
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as connection:
+            yield connection
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncConnection]:
+        """One transaction: committed when the block ends, rolled back when it raises."""
+        try:
+            async with self._writer.begin() as connection:
+                yield connection
+        except IntegrityError as exc:
+            raise Conflict(
+                "someone changed the same thing at the same moment, so nothing was saved; try again"
+            ) from exc

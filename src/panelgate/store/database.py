@@ -1,0 +1,54 @@
+"""The store's front door: open the database, migrate it, hand out repositories.
+
+`Database.open(settings)` is called once in the app's lifespan; the
+repositories it exposes share one engine and hold no other state, so any
+number of gateway processes can open the same PostgreSQL database.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from panelgate.settings import Settings
+from panelgate.store.audit import AuditLog
+from panelgate.store.collections import Collections
+from panelgate.store.config_io import ConfigIO
+from panelgate.store.connections import Connections, make_engine
+from panelgate.store.endpoints import Endpoints
+from panelgate.store.gateway import Gateway
+from panelgate.store.migrate import upgrade_to_head
+from panelgate.store.models import Models
+from panelgate.store.panels import Panels
+from panelgate.store.verdicts import Verdicts
+
+
+class Database:
+    """One engine and a repository per job: endpoints, models, collections, gateway,
+    panels, verdicts, audit, config."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        connections = Connections(engine)
+        self.endpoints = Endpoints(connections)
+        self.models = Models(connections)
+        self.collections = Collections(connections)
+        self.gateway = Gateway(connections)
+        self.panels = Panels(connections)
+        self.verdicts = Verdicts(connections)
+        self.audit = AuditLog(connections)
+        self.config = ConfigIO(connections)
+
+    @classmethod
+    async def open(cls, settings: Settings) -> Database:
+        """Make the data folder, connect, and migrate the schema to the newest revision."""
+        settings.ensure_data_dir()
+        engine = make_engine(settings.sqlalchemy_url)
+        try:
+            await upgrade_to_head(Connections(engine))
+        except BaseException:
+            await engine.dispose()
+            raise
+        return cls(engine)
+
+    async def close(self) -> None:
+        await self.engine.dispose()

@@ -1,0 +1,205 @@
+"""Endpoints: where models are served from, and which one is the default.
+
+Exactly one endpoint is the default whenever any exist: the first one added
+becomes it, and the default can only be removed when it is the last one. An
+endpoint with models on the bench cannot be removed (retire them first);
+retired models keep the name of the endpoint they were on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import Row, delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from panelgate.store.audit import changed, write_audit
+from panelgate.store.connections import Connections
+from panelgate.store.errors import Conflict, NotFound, StoreError
+from panelgate.store.records import EndpointRecord
+from panelgate.store.rules import (
+    ENDPOINT_APIS,
+    ENDPOINT_KINDS,
+    Check,
+    check_base_url,
+    check_choice,
+    check_fields,
+    check_headers,
+    check_key_name,
+    check_name,
+)
+from panelgate.store.tables import endpoints, models, utcnow
+
+CHECKS: dict[str, Check] = {
+    "base_url": check_base_url,
+    "kind": lambda value: check_choice(value, ENDPOINT_KINDS, "kind"),
+    "api": lambda value: check_choice(value, ENDPOINT_APIS, "api"),
+    "key_name": check_key_name,
+    "headers": check_headers,
+}
+
+
+def checked_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The editable fields of an endpoint, each run through its rule."""
+    return check_fields(fields, CHECKS, "an endpoint")
+
+
+def record(row: Row[Any]) -> EndpointRecord:
+    return EndpointRecord(
+        name=row.name,
+        base_url=row.base_url,
+        kind=row.kind,
+        api=row.api,
+        key_name=row.key_name,
+        headers=dict(row.headers),
+        is_default=bool(row.is_default),
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+async def find(connection: AsyncConnection, name: str) -> Row[Any] | None:
+    return (await connection.execute(select(endpoints).where(endpoints.c.name == name))).first()
+
+
+async def require(
+    connection: AsyncConnection, name: str, field: str = "name", missing: type[StoreError] = NotFound
+) -> Row[Any]:
+    """The endpoint's row, or `missing` (NotFound, or Invalid for a reference) listing the names."""
+    row = await find(connection, name)
+    if row is None:
+        names = (await connection.execute(select(endpoints.c.name).order_by(endpoints.c.name))).scalars()
+        known = ", ".join(names) or "none yet; add one first"
+        raise missing(f"no endpoint named `{name}`; endpoints: {known}", field=field)
+    return row
+
+
+async def insert_endpoint(
+    connection: AsyncConnection, name: str, fields: Mapping[str, Any], make_default: bool
+) -> None:
+    """Insert a checked endpoint; it becomes the default when asked or when it is the first."""
+    count = (await connection.execute(select(func.count()).select_from(endpoints))).scalar_one()
+    default = make_default or count == 0
+    if default:
+        await connection.execute(update(endpoints).where(endpoints.c.is_default).values(is_default=False))
+    now = utcnow()
+    await connection.execute(
+        insert(endpoints).values(name=name, is_default=default, created_at=now, updated_at=now, **fields)
+    )
+
+
+class Endpoints:
+    def __init__(self, connections: Connections) -> None:
+        self._connections = connections
+
+    async def get(self, name: str) -> EndpointRecord | None:
+        async with self._connections.read() as connection:
+            row = await find(connection, name)
+        return None if row is None else record(row)
+
+    async def add(
+        self,
+        name: str,
+        base_url: str,
+        *,
+        kind: str = "provider",
+        api: str = "chat",
+        key_name: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        make_default: bool = False,
+        actor: str,
+    ) -> EndpointRecord:
+        name = check_name(name, "endpoint")
+        fields = checked_fields(
+            {"base_url": base_url, "kind": kind, "api": api, "key_name": key_name, "headers": headers}
+        )
+        async with self._connections.write() as connection:
+            if await find(connection, name) is not None:
+                raise Conflict(f"an endpoint named `{name}` already exists; pick another name", field="name")
+            await insert_endpoint(connection, name, fields, make_default)
+            added = record(await require(connection, name))
+            await write_audit(
+                connection, actor=actor, entity="endpoint", key=name, action="add", after=added.public()
+            )
+        return added
+
+    async def update(self, name: str, changes: Mapping[str, Any], actor: str) -> EndpointRecord:
+        fields = checked_fields(changes)
+        async with self._connections.write() as connection:
+            current = record(await require(connection, name))
+            before, after = changed(current.public(), fields)
+            if not after:
+                return current
+            await connection.execute(
+                update(endpoints).where(endpoints.c.name == name).values(updated_at=utcnow(), **after)
+            )
+            await write_audit(
+                connection,
+                actor=actor,
+                entity="endpoint",
+                key=name,
+                action="update",
+                before=before,
+                after=after,
+            )
+            return record(await require(connection, name))
+
+    async def set_default(self, name: str, actor: str) -> EndpointRecord:
+        async with self._connections.write() as connection:
+            row = await require(connection, name)
+            if row.is_default:
+                return record(row)
+            was = (
+                await connection.execute(select(endpoints.c.name).where(endpoints.c.is_default))
+            ).scalar_one_or_none()
+            await connection.execute(update(endpoints).where(endpoints.c.is_default).values(is_default=False))
+            await connection.execute(
+                update(endpoints).where(endpoints.c.name == name).values(is_default=True, updated_at=utcnow())
+            )
+            await write_audit(
+                connection,
+                actor=actor,
+                entity="endpoint",
+                key=name,
+                action="default",
+                before={"default": was},
+                after={"default": name},
+            )
+            return record(await require(connection, name))
+
+    async def remove(self, name: str, actor: str) -> None:
+        async with self._connections.write() as connection:
+            row = await require(connection, name)
+            seated = (
+                await connection.execute(
+                    select(models.c.alias)
+                    .where(models.c.endpoint_id == row.id, models.c.retired_at.is_(None))
+                    .order_by(models.c.alias)
+                )
+            ).scalars()
+            on_bench = list(seated)
+            if on_bench:
+                raise Conflict(
+                    f"endpoint `{name}` still serves {', '.join(on_bench)}; retire those models first",
+                    field="name",
+                )
+            others = (await connection.execute(select(func.count()).select_from(endpoints))).scalar_one() - 1
+            if row.is_default and others:
+                raise Conflict(
+                    f"endpoint `{name}` is the default; make another endpoint the default first", field="name"
+                )
+            await connection.execute(delete(endpoints).where(endpoints.c.id == row.id))
+            await write_audit(
+                connection,
+                actor=actor,
+                entity="endpoint",
+                key=name,
+                action="remove",
+                before=record(row).public(),
+            )
+
+    async def list(self) -> list[EndpointRecord]:
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(select(endpoints).order_by(endpoints.c.name))).all()
+        return [record(row) for row in rows]

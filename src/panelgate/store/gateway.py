@@ -1,0 +1,75 @@
+"""Gateway limits a person sets at run time: calls per panel, explorers, seat deadline.
+
+Stored one row per setting; a setting never saved reads as its default, so a
+fresh database needs no seeding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, replace
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from panelgate.core.types import GatewayLimits
+from panelgate.store.audit import changed, write_audit
+from panelgate.store.connections import Connections
+from panelgate.store.rules import Check, check_fields, check_int, check_number
+from panelgate.store.tables import gateway_settings, utcnow
+
+CHECKS: dict[str, Check] = {
+    "max_calls": lambda value: check_int(value, "max_calls", 1, 10),
+    "max_explorers": lambda value: check_int(value, "max_explorers", 0, 4),
+    "seat_deadline_s": lambda value: check_number(value, "seat_deadline_s", 1, 3600),
+}
+
+
+def checked_limits(changes: Mapping[str, Any]) -> dict[str, Any]:
+    return check_fields(changes, CHECKS, "the gateway")
+
+
+async def read_limits(connection: AsyncConnection) -> GatewayLimits:
+    rows = (await connection.execute(select(gateway_settings.c.key, gateway_settings.c.value))).all()
+    saved = {key: value for key, value in rows if key in GatewayLimits.__dataclass_fields__}
+    return replace(GatewayLimits(), **checked_limits(saved))
+
+
+async def write_limits(
+    connection: AsyncConnection, changes: Mapping[str, Any], actor: str, action: str
+) -> bool:
+    """Save checked settings with their audit row; False when nothing changed."""
+    before, after = changed(asdict(await read_limits(connection)), changes)
+    if not after:
+        return False
+    insert = postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert
+    now = utcnow()
+    for key, value in after.items():
+        statement = insert(gateway_settings).values(key=key, value=value, updated_at=now)
+        await connection.execute(
+            statement.on_conflict_do_update(
+                index_elements=[gateway_settings.c.key], set_={"value": value, "updated_at": now}
+            )
+        )
+    await write_audit(
+        connection, actor=actor, entity="gateway", key="limits", action=action, before=before, after=after
+    )
+    return True
+
+
+class Gateway:
+    def __init__(self, connections: Connections) -> None:
+        self._connections = connections
+
+    async def limits(self) -> GatewayLimits:
+        async with self._connections.read() as connection:
+            return await read_limits(connection)
+
+    async def update(self, changes: Mapping[str, Any], actor: str) -> GatewayLimits:
+        clean = checked_limits(changes)
+        async with self._connections.write() as connection:
+            await write_limits(connection, clean, actor, "update")
+            return await read_limits(connection)

@@ -1,0 +1,206 @@
+"""Recorded panels, their seats, and the evidence each seat leaves.
+
+A panel, its seats and one evidence row per seat whose model is on the bench
+are written in one transaction, so a finished panel is either wholly
+recorded or not at all. Evidence is keyed by the model's id, not its alias:
+what a model earned follows it through renames. `last_seated` is read on
+every panel to find the stalest models, so it is one grouped query over the
+(model, time) index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Row, func, insert, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from panelgate.core.types import Skip
+from panelgate.store.connections import Connections
+from panelgate.store.errors import Invalid
+from panelgate.store.records import PanelRecord, SeatRecord
+from panelgate.store.tables import evidence, models, panels, seats
+
+PREVIEW_CHARS = 200
+
+
+async def bench_ids(connection: AsyncConnection, aliases: Sequence[str]) -> dict[str, int]:
+    """The model id of each alias that is on the bench now."""
+    query = select(models.c.alias, models.c.id).where(
+        models.c.alias.in_(set(aliases)), models.c.retired_at.is_(None)
+    )
+    return {alias: model_id for alias, model_id in (await connection.execute(query)).all()}
+
+
+def _panel_values(panel: PanelRecord, seat_count: int) -> dict[str, Any]:
+    return {
+        "id": panel.id,
+        "collection": panel.collection,
+        "at": panel.at,
+        "caller": panel.caller,
+        "shape": panel.shape,
+        "shape_by": panel.shape_by,
+        "reply": panel.reply,
+        "note": panel.note,
+        "skipped": [skip.as_dict() if isinstance(skip, Skip) else dict(skip) for skip in panel.skipped],
+        "prompt_preview": panel.prompt_preview[:PREVIEW_CHARS],
+        "seats": seat_count,
+    }
+
+
+def _seat_values(seat: SeatRecord, model_id: int | None) -> dict[str, Any]:
+    return {
+        "call": seat.call,
+        "panel": seat.panel,
+        "position": seat.position,
+        "label": seat.label,
+        "kind": seat.kind,
+        "model_id": model_id,
+        "alias": seat.alias,
+        "status": seat.status,
+        "seconds": seat.seconds,
+        "answer": seat.answer,
+        "error": seat.error,
+        "tokens_in": seat.tokens_in,
+        "tokens_out": seat.tokens_out,
+    }
+
+
+def _panel(row: Row[Any]) -> PanelRecord:
+    return PanelRecord(
+        id=row.id,
+        collection=row.collection,
+        at=row.at,
+        shape=row.shape,
+        shape_by=row.shape_by,
+        reply=row.reply,
+        caller=row.caller,
+        note=row.note,
+        skipped=tuple(Skip(**skip) for skip in row.skipped),
+        prompt_preview=row.prompt_preview,
+        seats=row.seats,
+    )
+
+
+def _seat(row: Row[Any]) -> SeatRecord:
+    return SeatRecord(
+        call=row.call,
+        panel=row.panel,
+        position=row.position,
+        label=row.label,
+        kind=row.kind,
+        alias=row.alias,
+        status=row.status,
+        seconds=row.seconds,
+        answer=row.answer,
+        error=row.error,
+        tokens_in=row.tokens_in,
+        tokens_out=row.tokens_out,
+        model_id=row.model_id,
+    )
+
+
+class Panels:
+    def __init__(self, connections: Connections) -> None:
+        self._connections = connections
+
+    async def record(self, panel: PanelRecord, seat_records: Sequence[SeatRecord]) -> None:
+        """Write the panel, its seats and their evidence together."""
+        strays = [seat.call for seat in seat_records if seat.panel != panel.id]
+        if strays:
+            raise Invalid(f"seats {', '.join(strays)} do not belong to panel {panel.id}", field="seats")
+        async with self._connections.write() as connection:
+            ids = await bench_ids(connection, [seat.alias for seat in seat_records])
+            await connection.execute(insert(panels).values(**_panel_values(panel, len(seat_records))))
+            if not seat_records:
+                return
+            await connection.execute(
+                insert(seats), [_seat_values(seat, ids.get(seat.alias)) for seat in seat_records]
+            )
+            found = [
+                {
+                    "call": seat.call,
+                    "model_id": ids[seat.alias],
+                    "source": "merge" if seat.kind == "merger" else "panel",
+                    "collection": panel.collection,
+                    "shape": panel.shape,
+                    "at": panel.at,
+                    "status": seat.status,
+                }
+                for seat in seat_records
+                if seat.alias in ids
+            ]
+            if found:
+                await connection.execute(insert(evidence), found)
+
+    async def record_evidence(
+        self,
+        call: str,
+        alias: str,
+        *,
+        source: str,
+        collection: str | None,
+        shape: str | None,
+        at: datetime,
+        status: str,
+    ) -> bool:
+        """Evidence that is not a panel seat (a route turn, say); False when `alias` is not on the bench."""
+        async with self._connections.write() as connection:
+            ids = await bench_ids(connection, [alias])
+            if alias not in ids:
+                return False
+            await connection.execute(
+                insert(evidence).values(
+                    call=call,
+                    model_id=ids[alias],
+                    source=source,
+                    collection=collection,
+                    shape=shape,
+                    at=at,
+                    status=status,
+                )
+            )
+        return True
+
+    async def get(self, panel_id: str) -> tuple[PanelRecord, list[SeatRecord]] | None:
+        async with self._connections.read() as connection:
+            row = (await connection.execute(select(panels).where(panels.c.id == panel_id))).first()
+            if row is None:
+                return None
+            query = select(seats).where(seats.c.panel == panel_id).order_by(seats.c.position)
+            return _panel(row), [_seat(seat) for seat in (await connection.execute(query)).all()]
+
+    async def seat(self, call: str) -> SeatRecord | None:
+        async with self._connections.read() as connection:
+            row = (await connection.execute(select(seats).where(seats.c.call == call))).first()
+        return None if row is None else _seat(row)
+
+    async def recent(
+        self, limit: int = 20, collection: str | None = None
+    ) -> list[tuple[PanelRecord, list[SeatRecord]]]:
+        """The newest panels first, each with its seats in seat order."""
+        query = select(panels).order_by(panels.c.at.desc(), panels.c.id.desc()).limit(max(1, limit))
+        if collection is not None:
+            query = query.where(panels.c.collection == collection)
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(query)).all()
+            by_panel: dict[str, list[SeatRecord]] = {row.id: [] for row in rows}
+            seat_query = select(seats).where(seats.c.panel.in_(by_panel)).order_by(seats.c.position)
+            for seat in (await connection.execute(seat_query)).all():
+                by_panel[seat.panel].append(_seat(seat))
+        return [(_panel(row), by_panel[row.id]) for row in rows]
+
+    async def last_seated(self) -> dict[str, datetime]:
+        """When each model last sat (any evidence), keyed by its alias now; the bench wins a shared alias."""
+        latest = func.max(evidence.c.at)
+        query = (
+            select(models.c.alias, latest)
+            .join(evidence, evidence.c.model_id == models.c.id)
+            .group_by(models.c.id, models.c.alias, models.c.retired_at)
+            .order_by(models.c.retired_at.is_(None))
+        )
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(query)).all()
+        return {alias: at for alias, at in rows}

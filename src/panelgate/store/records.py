@@ -1,0 +1,181 @@
+"""The plain records the repositories return and accept.
+
+Frozen dataclasses, no database types: other rooms read them without knowing
+how they are stored. Collections and gateway limits use `CollectionInfo` and
+`GatewayLimits` from `core.types` directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from panelgate.core.types import ModelInfo, Role, SeatStatus, Skip
+
+EndpointKind = Literal["provider", "aggregator", "hub", "local"]
+EndpointApi = Literal["chat", "anthropic", "gemini", "responses"]
+SeatKind = Literal["member", "explorer", "merger"]
+
+
+@dataclass(frozen=True)
+class EndpointRecord:
+    """A place models are served from. `key_name` names the secret; the secret is never here."""
+
+    name: str
+    base_url: str
+    kind: EndpointKind
+    api: EndpointApi
+    key_name: str | None
+    headers: dict[str, str]
+    is_default: bool
+    created_at: datetime
+    updated_at: datetime
+
+    def public(self) -> dict[str, Any]:
+        """What an audit row or an export shows of the endpoint."""
+        return {
+            "name": self.name,
+            "base_url": self.base_url,
+            "kind": self.kind,
+            "api": self.api,
+            "key_name": self.key_name,
+            "headers": dict(self.headers),
+            "default": self.is_default,
+        }
+
+
+@dataclass(frozen=True)
+class ModelRecord:
+    """A model on the bench (or retired from it), with the facts set by hand.
+
+    `endpoint` is the endpoint's name; for a retired model whose endpoint was
+    since removed it is the name it had, and `endpoint_gone` is true.
+    `restore` holds what undoing the retirement needs (its collections and
+    places in them); it is None while the model is on the bench.
+    """
+
+    id: int
+    alias: str
+    served_id: str
+    endpoint: str
+    role: Role
+    ad_hoc: bool
+    context_window: int | None
+    max_output: int | None
+    vision: bool | None
+    tools: bool | None
+    options: dict[str, Any]
+    retired_at: datetime | None
+    retired_by: str | None
+    retired_why: str
+    restore: dict[str, Any] | None
+    created_at: datetime
+    endpoint_gone: bool = False
+    former_aliases: tuple[str, ...] = ()
+
+    @property
+    def retired(self) -> bool:
+        return self.retired_at is not None
+
+    def public(self) -> dict[str, Any]:
+        """What an audit row shows of the model."""
+        return {
+            "alias": self.alias,
+            "served_id": self.served_id,
+            "endpoint": self.endpoint,
+            "role": self.role,
+            "ad_hoc": self.ad_hoc,
+            "context_window": self.context_window,
+            "max_output": self.max_output,
+            "vision": self.vision,
+            "tools": self.tools,
+            "options": dict(self.options),
+        }
+
+    def to_info(self, cooling_down: bool = False) -> ModelInfo:
+        return ModelInfo(
+            alias=self.alias,
+            served_id=self.served_id,
+            endpoint=self.endpoint,
+            role=self.role,
+            ad_hoc=self.ad_hoc,
+            retired=self.retired,
+            retired_at=self.retired_at,
+            retired_why=self.retired_why,
+            context_window=self.context_window,
+            max_output=self.max_output,
+            vision=self.vision,
+            tools=self.tools,
+            available=not self.endpoint_gone,
+            cooling_down=cooling_down,
+        )
+
+
+@dataclass(frozen=True)
+class PanelRecord:
+    """One panel as recorded. `prompt_preview` is at most 200 characters of text.
+
+    `skipped` may be given as `Skip`s or their `as_dict()` form; it reads back as `Skip`s.
+    `seats` is counted by `Panels.record` from the seats it is given.
+    """
+
+    id: str
+    collection: str
+    at: datetime
+    shape: str
+    shape_by: str
+    reply: Literal["all", "merged"]
+    caller: str = "local"
+    note: str = ""
+    skipped: Sequence[Skip | Mapping[str, str]] = ()
+    prompt_preview: str = ""
+    seats: int = 0
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat of a recorded panel; `alias` is the name the model had then."""
+
+    call: str
+    panel: str
+    position: int
+    label: str
+    kind: SeatKind
+    alias: str
+    status: SeatStatus
+    seconds: float
+    answer: str = ""
+    error: str = ""
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    model_id: int | None = None
+
+
+@dataclass(frozen=True)
+class VerdictRecord:
+    """A person's verdict on one call; the latest for a call is the current one."""
+
+    id: int
+    call: str
+    useful: bool
+    note: str
+    real: tuple[str, ...]
+    false: tuple[str, ...]
+    at: datetime
+    actor: str
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    """One change to what people edit: who, when, what, before and after."""
+
+    id: int
+    at: datetime
+    actor: str
+    entity: str
+    key: str
+    action: str
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None

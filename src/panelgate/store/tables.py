@@ -1,0 +1,247 @@
+"""The database tables, as SQLAlchemy Core metadata, and the time type they share.
+
+This is the shape the repositories query; the Alembic migrations under
+`migrations/versions/` create the same shape (a test compares the two, so a
+change here without a migration fails). Times are stored as UTC and always
+read back timezone-aware, on SQLite as well as PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    func,
+    text,
+)
+from sqlalchemy.types import TypeDecorator
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on every database.
+
+    SQLite keeps no zone, so values are converted to UTC before they are
+    written and marked UTC when read; PostgreSQL keeps `timestamptz`.
+    A naive datetime is refused: it would be a guess about the zone.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("the store keeps UTC times; pass a timezone-aware datetime")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)  # type: ignore[no-any-return]
+        return value.astimezone(UTC)  # type: ignore[no-any-return]
+
+
+def _json(nullable: bool = False) -> JSON:
+    return JSON(none_as_null=nullable)
+
+
+endpoints = Table(
+    "endpoints",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", Text, nullable=False, unique=True),
+    Column("base_url", Text, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("api", Text, nullable=False),
+    Column("key_name", Text, nullable=True),
+    Column("headers", _json(), nullable=False),
+    Column("is_default", Boolean, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+)
+Index(
+    "uq_endpoints_one_default",
+    endpoints.c.is_default,
+    unique=True,
+    sqlite_where=text("is_default"),
+    postgresql_where=text("is_default"),
+)
+
+models = Table(
+    "models",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("alias", Text, nullable=False),
+    Column("served_id", Text, nullable=False),
+    Column("endpoint_id", Integer, ForeignKey("endpoints.id", ondelete="SET NULL"), nullable=True),
+    Column("role", Text, nullable=False),
+    Column("ad_hoc", Boolean, nullable=False),
+    Column("context_window", Integer, nullable=True),
+    Column("max_output", Integer, nullable=True),
+    Column("vision", Boolean, nullable=True),
+    Column("tools", Boolean, nullable=True),
+    Column("options", _json(), nullable=False),
+    Column("retired_at", UtcDateTime, nullable=True),
+    Column("retired_by", Text, nullable=True),
+    Column("retired_why", Text, nullable=False),
+    Column("restore", _json(nullable=True), nullable=True),
+    Column("created_at", UtcDateTime, nullable=False),
+)
+Index("ix_models_alias", models.c.alias)
+Index(
+    "uq_models_live_alias",
+    func.lower(models.c.alias),
+    unique=True,
+    sqlite_where=text("retired_at IS NULL"),
+    postgresql_where=text("retired_at IS NULL"),
+)
+Index(
+    "uq_models_live_served",
+    models.c.endpoint_id,
+    models.c.served_id,
+    unique=True,
+    sqlite_where=text("retired_at IS NULL"),
+    postgresql_where=text("retired_at IS NULL"),
+)
+
+alias_history = Table(
+    "alias_history",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("model_id", Integer, ForeignKey("models.id"), nullable=False),
+    Column("old_alias", Text, nullable=False),
+    Column("new_alias", Text, nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+)
+Index("ix_alias_history_old_alias", func.lower(alias_history.c.old_alias))
+Index("ix_alias_history_model_id", alias_history.c.model_id)
+
+collections = Table(
+    "collections",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("members", _json(), nullable=False),
+    Column("shape", Text, nullable=True),
+    Column("description", Text, nullable=False),
+    Column("tags", _json(), nullable=False),
+    Column("reply", Text, nullable=False),
+    Column("merger", Text, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+)
+
+gateway_settings = Table(
+    "gateway_settings",
+    metadata,
+    Column("key", Text, primary_key=True),
+    Column("value", _json(), nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+)
+
+panels = Table(
+    "panels",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("collection", Text, nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+    Column("caller", Text, nullable=False),
+    Column("shape", Text, nullable=False),
+    Column("shape_by", Text, nullable=False),
+    Column("reply", Text, nullable=False),
+    Column("note", Text, nullable=False),
+    Column("skipped", _json(), nullable=False),
+    Column("prompt_preview", Text, nullable=False),
+    Column("seats", Integer, nullable=False),
+)
+Index("ix_panels_at", panels.c.at)
+Index("ix_panels_collection_at", panels.c.collection, panels.c.at)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("call", Text, primary_key=True),
+    Column("panel", Text, ForeignKey("panels.id", ondelete="CASCADE"), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("label", Text, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("model_id", Integer, ForeignKey("models.id"), nullable=True),
+    Column("alias", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("seconds", Float, nullable=False),
+    Column("answer", Text, nullable=False),
+    Column("error", Text, nullable=False),
+    Column("tokens_in", Integer, nullable=True),
+    Column("tokens_out", Integer, nullable=True),
+)
+Index("ix_seats_panel", seats.c.panel)
+
+evidence = Table(
+    "evidence",
+    metadata,
+    Column("call", Text, primary_key=True),
+    Column("model_id", Integer, ForeignKey("models.id"), nullable=False),
+    Column("source", Text, nullable=False),
+    Column("collection", Text, nullable=True),
+    Column("shape", Text, nullable=True),
+    Column("at", UtcDateTime, nullable=False),
+    Column("status", Text, nullable=False),
+)
+Index("ix_evidence_model_id_at", evidence.c.model_id, evidence.c.at)
+Index("ix_evidence_collection", evidence.c.collection)
+
+verdicts = Table(
+    "verdicts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("call", Text, ForeignKey("evidence.call"), nullable=False),
+    Column("useful", Boolean, nullable=False),
+    Column("note", Text, nullable=False),
+    Column("real_claims", _json(), nullable=False),
+    Column("false_claims", _json(), nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+    Column("actor", Text, nullable=False),
+)
+Index("ix_verdicts_call", verdicts.c.call)
+
+audit_log = Table(
+    "audit_log",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", UtcDateTime, nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("entity", Text, nullable=False),
+    Column("key", Text, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("before", _json(nullable=True), nullable=True),
+    Column("after", _json(nullable=True), nullable=True),
+)
+Index("ix_audit_log_entity_id", audit_log.c.entity, audit_log.c.id)

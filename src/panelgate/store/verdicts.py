@@ -1,0 +1,198 @@
+"""Verdicts on calls, and the record they add up to.
+
+Verdicts are append-only: a later verdict on a call supersedes the earlier
+one (the call's current verdict is its latest row) and an identical one
+writes nothing. Any evidence can be judged (panel seats, merges, route
+turns). Counts are per model and reported under the model's alias now, so
+renames keep their record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import ColumnElement, Row, exists, func, insert, select, true
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from panelgate.store.audit import write_audit
+from panelgate.store.connections import Connections
+from panelgate.store.errors import NotFound
+from panelgate.store.records import VerdictRecord
+from panelgate.store.rules import check_bool, check_text, check_texts
+from panelgate.store.tables import evidence, models, panels, seats, utcnow, verdicts
+
+MAX_CLAIMS = 50
+MAX_CLAIM = 1000
+JUDGEABLE = ("ok", "empty")
+
+
+@dataclass
+class _Tally:
+    alias: str
+    useful: int = 0
+    judged: int = 0
+    last: datetime | None = None
+
+    def add(self, useful: bool, at: datetime) -> None:
+        self.useful += useful
+        self.judged += 1
+        self.last = at if self.last is None else max(self.last, at)
+
+
+def _record(row: Row[Any]) -> VerdictRecord:
+    return VerdictRecord(
+        id=row.id,
+        call=row.call,
+        useful=bool(row.useful),
+        note=row.note,
+        real=tuple(row.real_claims),
+        false=tuple(row.false_claims),
+        at=row.at,
+        actor=row.actor,
+    )
+
+
+async def _current(connection: AsyncConnection, call: str) -> VerdictRecord | None:
+    query = select(verdicts).where(verdicts.c.call == call).order_by(verdicts.c.id.desc()).limit(1)
+    row = (await connection.execute(query)).first()
+    return None if row is None else _record(row)
+
+
+async def _tallies(
+    connection: AsyncConnection, where: ColumnElement[bool], words: Sequence[str] = ()
+) -> list[_Tally]:
+    """Current verdicts on the evidence `where` selects, tallied per model (bench models last)."""
+    latest = select(func.max(verdicts.c.id).label("id")).group_by(verdicts.c.call).subquery()
+    query = (
+        select(
+            models.c.id,
+            models.c.alias,
+            verdicts.c.useful,
+            verdicts.c.at,
+            verdicts.c.note,
+            panels.c.prompt_preview,
+        )
+        .select_from(verdicts)
+        .join(latest, latest.c.id == verdicts.c.id)
+        .join(evidence, evidence.c.call == verdicts.c.call)
+        .join(models, models.c.id == evidence.c.model_id)
+        .outerjoin(seats, seats.c.call == evidence.c.call)
+        .outerjoin(panels, panels.c.id == seats.c.panel)
+        .where(where)
+        .order_by(models.c.retired_at.is_(None))
+    )
+    tallies: dict[int, _Tally] = {}
+    for model_id, alias, useful, at, note, preview in (await connection.execute(query)).all():
+        text = f"{preview or ''}\n{note}".lower()
+        if all(word in text for word in words):
+            tallies.setdefault(model_id, _Tally(alias)).add(bool(useful), at)
+    return list(tallies.values())
+
+
+class Verdicts:
+    def __init__(self, connections: Connections) -> None:
+        self._connections = connections
+
+    async def record(
+        self,
+        call: str,
+        *,
+        useful: bool,
+        note: str = "",
+        real: Sequence[str] = (),
+        false: Sequence[str] = (),
+        actor: str,
+    ) -> Literal["created", "superseded", "unchanged"]:
+        """Judge a call; a later verdict supersedes, an identical one writes nothing."""
+        useful = check_bool(useful, "useful")
+        note = check_text(note, "note")
+        real_claims = check_texts(real, "real", most=MAX_CLAIMS, each=MAX_CLAIM)
+        false_claims = check_texts(false, "false", most=MAX_CLAIMS, each=MAX_CLAIM)
+        async with self._connections.write() as connection:
+            known = select(evidence.c.call).where(evidence.c.call == call)
+            if (await connection.execute(known)).first() is None:
+                raise NotFound(
+                    f"no call `{call}` was recorded; use a call id from a reply's `bench` field", field="call"
+                )
+            current = await _current(connection, call)
+            verdict = {"useful": useful, "note": note, "real": list(real_claims), "false": list(false_claims)}
+            if current is not None and _plain(current) == verdict:
+                return "unchanged"
+            await connection.execute(
+                insert(verdicts).values(
+                    call=call,
+                    useful=useful,
+                    note=note,
+                    real_claims=list(real_claims),
+                    false_claims=list(false_claims),
+                    at=utcnow(),
+                    actor=actor,
+                )
+            )
+            before = None if current is None else _plain(current)
+            await write_audit(
+                connection,
+                actor=actor,
+                entity="verdict",
+                key=call,
+                action="verdict",
+                before=before,
+                after=verdict,
+            )
+        return "created" if current is None else "superseded"
+
+    async def current(self, call: str) -> VerdictRecord | None:
+        async with self._connections.read() as connection:
+            return await _current(connection, call)
+
+    async def record_counts(self, collection: str | None, task: str | None) -> dict[str, dict[str, Any]]:
+        """Per alias: useful, notUseful, judged and the last verdict's time, over current verdicts.
+
+        `collection` keeps evidence of that collection; `task` keeps calls whose
+        panel prompt or verdict note holds every one of its words (any case).
+        """
+        where = true() if collection is None else evidence.c.collection == collection
+        words = (task or "").lower().split()
+        async with self._connections.read() as connection:
+            tallies = await _tallies(connection, where, words)
+        return {
+            tally.alias: {
+                "useful": tally.useful,
+                "notUseful": tally.judged - tally.useful,
+                "judged": tally.judged,
+                "lastAt": None if tally.last is None else tally.last.isoformat(),
+            }
+            for tally in tallies
+        }
+
+    async def useful_on_shape(self, shape: str) -> dict[str, tuple[int, int]]:
+        """Per alias: (useful, judged) over current verdicts on evidence of that shape."""
+        async with self._connections.read() as connection:
+            tallies = await _tallies(connection, evidence.c.shape == shape)
+        return {tally.alias: (tally.useful, tally.judged) for tally in tallies}
+
+    async def pending(self, calls: Sequence[str]) -> list[str]:
+        """The calls among `calls`, in order, that answered (ok or empty) and have no verdict yet."""
+        wanted = list(dict.fromkeys(calls))
+        if not wanted:
+            return []
+        query = select(evidence.c.call).where(
+            evidence.c.call.in_(wanted),
+            evidence.c.status.in_(JUDGEABLE),
+            ~exists().where(verdicts.c.call == evidence.c.call),
+        )
+        async with self._connections.read() as connection:
+            found = set((await connection.execute(query)).scalars())
+        return [call for call in wanted if call in found]
+
+
+def _plain(verdict: VerdictRecord) -> dict[str, Any]:
+    return {
+        "useful": verdict.useful,
+        "note": verdict.note,
+        "real": list(verdict.real),
+        "false": list(verdict.false),
+    }

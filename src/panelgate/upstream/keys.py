@@ -1,0 +1,129 @@
+"""Where provider secrets live: the environment first, else a private key file.
+
+Secrets never enter the database, the audit table or a log. An endpoint names
+its key (`key_name`); the secret is `PANELGATE_KEY_<NAME>` (upper-cased, every
+character that cannot be in an environment variable name turned into `_`) or,
+failing that, an entry in the JSON key file `{name: secret}` in the data
+folder. The environment wins so an operator can override a stored key
+without touching the file.
+
+The file is written atomically (a private temporary file, then `os.replace`)
+with mode 0600, so a crash never leaves half a file and no other user can
+read it. A file someone loosened is still read (refusing would take every
+endpoint down at once) but a warning names it, and the next write makes it
+private again.
+
+`get` runs before every upstream call, so the parsed file is kept until its
+modification time or size changes.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import stat
+import tempfile
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+import orjson
+
+log = logging.getLogger(__name__)
+
+ENV_PREFIX = "PANELGATE_KEY_"
+_NOT_ENV_CHARS = re.compile(r"[^A-Z0-9_]")
+
+
+def env_name(key_name: str) -> str:
+    """The environment variable that holds `key_name`'s secret."""
+    return ENV_PREFIX + _NOT_ENV_CHARS.sub("_", key_name.upper())
+
+
+class KeyFileError(Exception):
+    """The key file exists but cannot be used as it is."""
+
+
+class KeyStore:
+    def __init__(self, key_file: Path, environ: Mapping[str, str] = os.environ) -> None:
+        self.key_file = key_file
+        self._environ = environ
+        self._lock = threading.Lock()
+        self._cached_stamp: tuple[int, int] | None = None
+        self._cached: dict[str, str] = {}
+
+    def get(self, key_name: str) -> str | None:
+        """The secret for `key_name`, or None when neither place has one."""
+        from_env = self._environ.get(env_name(key_name))
+        if from_env:
+            return from_env
+        return self._read().get(key_name)
+
+    def source(self, key_name: str) -> Literal["env", "file"] | None:
+        """Where `get` would find the secret, without revealing it."""
+        if self._environ.get(env_name(key_name)):
+            return "env"
+        return "file" if key_name in self._read() else None
+
+    def set(self, key_name: str, secret: str) -> None:
+        """Store `secret` in the key file (the environment, if set, still wins on `get`)."""
+        if not key_name.strip():
+            raise ValueError("a key needs a name")
+        if not secret or secret != secret.strip() or "\n" in secret:
+            raise ValueError(f"the secret for key `{key_name}` is empty or has surrounding whitespace")
+        with self._lock:
+            keys = dict(self._read())
+            keys[key_name] = secret
+            self._write(keys)
+
+    def remove(self, key_name: str) -> bool:
+        """Drop `key_name` from the key file; False when it was not there."""
+        with self._lock:
+            keys = dict(self._read())
+            if keys.pop(key_name, None) is None:
+                return False
+            self._write(keys)
+            return True
+
+    def _read(self) -> dict[str, str]:
+        try:
+            info = self.key_file.stat()
+        except FileNotFoundError:
+            return {}
+        stamp = (info.st_mtime_ns, info.st_size)
+        if stamp == self._cached_stamp:
+            return self._cached
+        if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+            log.warning(
+                "key file %s can be read by other users; run `chmod 600` on it "
+                "(the next key change makes it private again)",
+                self.key_file,
+            )
+        try:
+            loaded = orjson.loads(self.key_file.read_bytes())
+        except orjson.JSONDecodeError as exc:
+            raise KeyFileError(f"key file {self.key_file} is not valid JSON (line {exc.lineno})") from None
+        if not isinstance(loaded, dict) or not all(
+            isinstance(name, str) and isinstance(value, str) for name, value in loaded.items()
+        ):
+            raise KeyFileError(f"key file {self.key_file} must be a JSON object of name → secret strings")
+        self._cached, self._cached_stamp = loaded, stamp
+        return loaded
+
+    def _write(self, keys: dict[str, str]) -> None:
+        folder = self.key_file.parent
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, temp_name = tempfile.mkstemp(prefix=".keys-", suffix=".tmp", dir=folder)
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(orjson.dumps(keys, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp_name, self.key_file)
+        except BaseException:
+            Path(temp_name).unlink(missing_ok=True)
+            raise
+        self._cached_stamp = None

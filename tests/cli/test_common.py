@@ -1,0 +1,42 @@
+"""What every client command shares: finding the server, `--json`/`--url` anywhere, exit code 3."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from panelgate import __version__
+from tests.cli.runner import panelgate
+from tests.support.gateway import Gateway, free_port
+from tests.support.upstream import FakeUpstream
+
+
+def test_status_shows_version_url_data_folder_and_counts(bench: Gateway, upstream: FakeUpstream):
+    run = panelgate("status", url=f"{bench.url}/v1/")
+    assert run.returncode == 0, run.stderr
+    assert __version__ in run.stdout and bench.url in run.stdout
+    assert str(bench.home) in run.stdout
+    assert re.search(r"^models\s+3$", run.stdout, re.MULTILINE)
+    assert re.search(r"^collections\s+1$", run.stdout, re.MULTILINE)
+
+
+def test_json_and_url_work_before_and_after_the_command_and_beat_the_environment(
+    bench: Gateway, upstream: FakeUpstream
+):
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    for args in (
+        ("--json", "--url", bench.url, "collection", "list"),
+        ("collection", "list", "--json", "--url", bench.url),
+        ("--url", bench.url, "collections", "--json"),
+    ):
+        run = panelgate(*args, url=nowhere)
+        assert run.returncode == 0, (args, run.stderr)
+        assert [c["name"] for c in json.loads(run.stdout)["collections"]] == ["core"]
+
+
+def test_no_server_exits_3_naming_the_url_and_how_to_start_one():
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    run = panelgate("status", url=nowhere)
+    assert run.returncode == 3
+    assert nowhere in run.stderr and "panelgate serve" in run.stderr
+    assert "Traceback" not in run.stderr

@@ -1,0 +1,93 @@
+"""`panelgate endpoint`: the key travels by stdin or a hidden prompt, never argv or output."""
+
+from __future__ import annotations
+
+import json
+
+from tests.cli.runner import panelgate, panelgate_typing_secret
+from tests.support.gateway import Gateway, free_port
+from tests.support.upstream import FakeUpstream
+
+KEY = "sk-cli-secret-7f3a9c"
+
+
+def asked_with_key(gateway: Gateway, upstream: FakeUpstream) -> str:
+    """Ask a one-model collection on endpoint `up`; the Authorization header m1's call carried."""
+    gateway.add_model("m1")
+    gateway.save_collection("solo", ["m1"])
+    run = panelgate("ask", "solo", "hi", url=gateway.url)
+    assert run.returncode == 0, run.stderr
+    assert KEY not in run.stdout + run.stderr
+    return upstream.requests_for("m1")[0].headers["authorization"]
+
+
+def test_endpoint_add_sends_the_key_from_stdin_and_never_shows_it(gateway: Gateway, upstream: FakeUpstream):
+    upstream.behave("m1", require_key=KEY)
+    run = panelgate(
+        "endpoint", "add", "up", "--base", upstream.url, "--key-stdin", url=gateway.url, stdin=KEY + "\n"
+    )
+    assert run.returncode == 0, run.stderr
+    assert KEY not in run.stdout + run.stderr
+    listed = panelgate("endpoints", "--json", url=gateway.url)
+    assert [e["name"] for e in json.loads(listed.stdout)["endpoints"]] == ["up"]
+    assert KEY not in listed.stdout
+    assert asked_with_key(gateway, upstream) == f"Bearer {KEY}"
+
+
+def test_endpoint_add_reads_the_key_from_a_hidden_prompt_on_a_terminal(
+    gateway: Gateway, upstream: FakeUpstream
+):
+    upstream.behave("m1", require_key=KEY)
+    code, shown = panelgate_typing_secret(
+        "endpoint",
+        "add",
+        "up",
+        "--base",
+        upstream.url,
+        url=gateway.url,
+        prompt="API key for up",
+        secret=KEY,
+    )
+    assert code == 0, shown
+    assert "added endpoint up" in shown
+    assert KEY not in shown
+    assert asked_with_key(gateway, upstream) == f"Bearer {KEY}"
+
+
+def test_endpoint_add_off_a_terminal_without_a_key_source_exits_2_before_calling_the_server():
+    run = panelgate(
+        "endpoint",
+        "add",
+        "up",
+        "--base",
+        "http://127.0.0.1:9/v1",
+        url=f"http://127.0.0.1:{free_port()}",
+        stdin=KEY,
+    )
+    assert run.returncode == 2
+    assert "--key-stdin" in run.stderr and "--no-key" in run.stderr
+    assert KEY not in run.stdout + run.stderr
+
+
+def test_endpoint_list_and_rm_with_yes(gateway: Gateway, upstream: FakeUpstream):
+    assert (
+        panelgate(
+            "endpoint", "add", "up", "--base", upstream.url, "--no-key", "--kind", "local", url=gateway.url
+        ).returncode
+        == 0
+    )
+    listed = panelgate("endpoint", "list", url=gateway.url)
+    row = next(line for line in listed.stdout.splitlines() if line.startswith("up "))
+    assert upstream.url in row and "local" in row
+    removed = panelgate("endpoint", "rm", "up", "--yes", url=gateway.url)
+    assert removed.returncode == 0, removed.stderr
+    assert gateway.api("GET", "/api/endpoints")["endpoints"] == []
+
+
+def test_endpoint_rm_without_a_terminal_or_yes_exits_2_and_removes_nothing(
+    bench: Gateway, upstream: FakeUpstream
+):
+    run = panelgate("endpoint", "rm", "up", url=bench.url)
+    assert run.returncode == 2
+    assert "--yes" in run.stderr
+    assert [e["name"] for e in bench.api("GET", "/api/endpoints")["endpoints"]] == ["up"]

@@ -1,0 +1,64 @@
+"""Fixtures shared by every room's tests: the loopback upstream and a real gateway."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.gateway import Gateway
+from tests.support.upstream import FakeUpstream
+
+
+@pytest.fixture(scope="session")
+def upstream_server() -> Iterator[FakeUpstream]:
+    with FakeUpstream() as server:
+        yield server
+
+
+@pytest.fixture
+def upstream(upstream_server: FakeUpstream) -> FakeUpstream:
+    """The loopback upstream, forgetting every behaviour and request of earlier tests."""
+    upstream_server.reset()
+    upstream_server.require_key = None
+    return upstream_server
+
+
+@pytest.fixture
+def gateway(tmp_path: Path) -> Iterator[Gateway]:
+    server = Gateway(tmp_path / "home").start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def crashable_gateway(tmp_path: Path) -> Iterator[Gateway]:
+    """`panelgate serve` as a child process, so a test can SIGKILL it."""
+    server = Gateway(tmp_path / "home", in_process=False).start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def arrange_bench(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
+    """Endpoint `up` on the loopback upstream, models m1–m3, collection `core`, no explorers."""
+    gateway.add_endpoint("up", upstream.url)
+    for alias in ("m1", "m2", "m3"):
+        gateway.add_model(alias)
+    gateway.gateway_settings(max_calls=3, max_explorers=0)
+    gateway.save_collection("core", ["m1", "m2", "m3"], description="three models")
+    return gateway
+
+
+@pytest.fixture
+def bench(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
+    return arrange_bench(gateway, upstream)
+
+
+@pytest.fixture
+def crashable_bench(crashable_gateway: Gateway, upstream: FakeUpstream) -> Gateway:
+    return arrange_bench(crashable_gateway, upstream)

@@ -1,0 +1,92 @@
+"""Opening the database: migrations, SQLite tuning, UTC times."""
+
+from __future__ import annotations
+
+from datetime import timedelta, timezone
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import Connection, text
+
+from panelgate.settings import Settings
+from panelgate.store import Database, PanelRecord
+from panelgate.store.tables import metadata
+
+from .conftest import POSTGRES_URL, T0, store_settings
+
+sqlite_only = pytest.mark.skipif(bool(POSTGRES_URL), reason="SQLite tuning")
+
+
+async def _revision(db: Database) -> str:
+    async with db.engine.connect() as connection:
+        revision: str = (
+            await connection.execute(text("SELECT version_num FROM alembic_version"))
+        ).scalar_one()
+    return revision
+
+
+async def test_migrations_run_twice_are_a_no_op(db: Database, settings: Settings) -> None:
+    await db.endpoints.add("local", "http://127.0.0.1:9/v1", actor="t")
+    head = await _revision(db)
+    again = await Database.open(settings)
+    try:
+        assert await _revision(again) == head
+        assert [endpoint.name for endpoint in await again.endpoints.list()] == ["local"]
+    finally:
+        await again.close()
+
+
+async def test_migrations_do_not_depend_on_the_working_directory(
+    db: Database, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    again = await Database.open(settings)
+    await again.close()
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.filterwarnings("ignore:Skipped unsupported reflection of expression-based index")
+@pytest.mark.filterwarnings("ignore:autogenerate skipping metadata-specified expression-based index")
+async def test_migrations_create_exactly_the_tables_the_code_queries(db: Database) -> None:
+    def differences(connection: Connection) -> list[object]:
+        found: list[object] = compare_metadata(MigrationContext.configure(connection), metadata)
+        return found
+
+    async with db.engine.connect() as connection:
+        assert await connection.run_sync(differences) == []
+
+
+@sqlite_only
+async def test_sqlite_database_lives_in_the_data_folder(tmp_path: Path) -> None:
+    settings = store_settings(tmp_path / "fresh" / "home")
+    database = await Database.open(settings)
+    await database.close()
+    assert (tmp_path / "fresh" / "home" / "panelgate.db").is_file()
+
+
+@sqlite_only
+async def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout(db: Database) -> None:
+    async with db.engine.connect() as connection:
+        pragmas = {
+            name: (await connection.execute(text(f"PRAGMA {name}"))).scalar_one()
+            for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+        }
+    assert pragmas == {"journal_mode": "wal", "synchronous": 1, "foreign_keys": 1, "busy_timeout": 5000}
+
+
+async def test_times_come_back_aware_in_utc(db: Database) -> None:
+    two_hours_east = T0.astimezone(timezone(timedelta(hours=2)))
+    await db.panels.record(
+        PanelRecord(
+            id="p1", collection="core", at=two_hours_east, shape="general", shape_by="collection", reply="all"
+        ),
+        [],
+    )
+    found = await db.panels.get("p1")
+    assert found is not None
+    assert found[0].at == T0
+    assert found[0].at.utcoffset() == timedelta(0)

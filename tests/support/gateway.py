@@ -1,0 +1,199 @@
+"""A real panelgate server for tests, listening on loopback.
+
+Each test gets a fresh data folder and, when `PANELGATE_TEST_DATABASE_URL`
+names a PostgreSQL server, a fresh database on it, so every test starts from
+an empty bench. By default the server runs in a thread of the test process
+(the same app and uvicorn as `panelgate serve`, without paying the imports
+for every test); `in_process=False` runs `panelgate serve` as a child process
+that can be killed (SIGKILL) and started again on the same data, which is how
+durability is tested.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+TEST_DATABASE_URL = os.environ.get("PANELGATE_TEST_DATABASE_URL", "")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ScratchPostgres:
+    """A database of its own on the test PostgreSQL server, dropped afterwards."""
+
+    def __init__(self, server_url: str) -> None:
+        self.server_url = server_url
+        self.name = f"pg_test_{uuid.uuid4().hex[:12]}"
+
+    def _psql(self, sql: str) -> None:
+        subprocess.run(
+            ["psql", self.server_url, "-v", "ON_ERROR_STOP=1", "-qc", sql], check=True, capture_output=True
+        )
+
+    def create(self) -> str:
+        self._psql(f'CREATE DATABASE "{self.name}"')
+        base = self.server_url.rsplit("/", 1)[0]
+        return f"{base}/{self.name}"
+
+    def drop(self) -> None:
+        self._psql(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+class Gateway:
+    """One panelgate process; `url` is its base (no trailing slash)."""
+
+    def __init__(self, home: Path, *, env: dict[str, str] | None = None, in_process: bool = True) -> None:
+        self.home = home
+        self.in_process = in_process
+        self.server: ThreadServer | None = None
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.extra_env = dict(env or {})
+        self.database: ScratchPostgres | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = home / "server.log"
+        self._client: httpx.Client | None = None
+
+    def environment(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PANELGATE_")}
+        env.update(PANELGATE_HOME=str(self.home), PANELGATE_KEEPALIVE_S="0.5", **self.extra_env)
+        if TEST_DATABASE_URL and self.database is None:
+            self.database = ScratchPostgres(TEST_DATABASE_URL)
+            env["PANELGATE_DATABASE_URL"] = self.database.create()
+            self.extra_env["PANELGATE_DATABASE_URL"] = env["PANELGATE_DATABASE_URL"]
+        return env
+
+    def start(self, timeout: float = 30.0) -> Gateway:
+        self.home.mkdir(parents=True, exist_ok=True)
+        if self.in_process:
+            self.server = ThreadServer(self.environment(), self.port).start(timeout)
+            return self
+        with self.log_path.open("ab") as log:  # the child keeps its own copy of the handle
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "panelgate",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--log-level",
+                    "warning",
+                ],
+                env=self.environment(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"panelgate exited at start:\n{self.log()}")
+            try:
+                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"panelgate did not answer /health within {timeout} s:\n{self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown hook runs, as in a crash."""
+        assert not self.in_process, "only a child-process gateway can be killed"
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+        self.stop()
+        if self.database is not None:
+            self.database.drop()
+
+    # ---- the admin API, for arranging a bench in a test -------------------------
+
+    def api(self, method: str, path: str, json: Any = None, expect: int | None = None) -> Any:
+        if self._client is None:
+            self._client = httpx.Client(base_url=self.url, timeout=30)
+        response = self._client.request(method, path, json=json)
+        if expect is not None and response.status_code != expect:
+            raise AssertionError(f"{method} {path} → {response.status_code}: {response.text}")
+        return response.json() if response.content else None
+
+    def add_endpoint(self, name: str, base_url: str, **fields: Any) -> Any:
+        return self.api("POST", "/api/endpoints", {"name": name, "base_url": base_url, **fields}, expect=201)
+
+    def add_model(self, alias: str, served_id: str | None = None, endpoint: str = "up", **facts: Any) -> Any:
+        body = {"alias": alias, "served_id": served_id or alias, "endpoint": endpoint, **facts}
+        return self.api("POST", "/api/models", body, expect=201)
+
+    def save_collection(self, name: str, members: list[str], **fields: Any) -> Any:
+        return self.api("PUT", f"/api/collections/{name}", {"members": members, **fields}, expect=200)
+
+    def gateway_settings(self, **limits: Any) -> Any:
+        return self.api("PATCH", "/api/settings/gateway", limits, expect=200)
+
+
+class ThreadServer:
+    """The app under uvicorn in a thread of its own, with its own event loop."""
+
+    def __init__(self, env: dict[str, str], port: int) -> None:
+        import uvicorn
+
+        from panelgate.http.app import create_app
+        from panelgate.settings import Settings
+
+        settings = Settings(
+            **{
+                k.removeprefix("PANELGATE_").lower(): v
+                for k, v in env.items()
+                if k.startswith("PANELGATE_") and not k.startswith("PANELGATE_KEY_")
+            }
+        )
+        config = uvicorn.Config(
+            create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
+        )
+        self.uvicorn = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.uvicorn.run, name=f"panelgate:{port}", daemon=True)
+
+    def start(self, timeout: float) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.uvicorn.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the in-process gateway did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        self.uvicorn.should_exit = True
+        self.thread.join(30)
