@@ -56,11 +56,10 @@ def listing_ids(collection: CollectionInfo) -> list[tuple[str, str]]:
 
 async def list_collections(db: Database) -> list[dict[str, Any]]:
     """One entry per (collection, reply mode): `id`, `reply` and the description."""
-    roster = await db.models.roster()
-    limits = await db.gateway.limits()
+    bench = await db.bench.snapshot()
     entries = []
-    for collection in await db.collections.list():
-        described = describe(collection, roster, limits)
+    for collection in sorted(bench.collections.values(), key=lambda c: c.name):
+        described = describe(collection, bench.roster, bench.limits)
         entries += [
             {"id": model_id, "reply": mode, **described} for model_id, mode in listing_ids(collection)
         ]

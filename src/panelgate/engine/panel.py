@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from panelgate.core.errors import BadRequest, GatewayError, NotFound
-from panelgate.core.ids import call_id, panel_id
+from panelgate.core.ids import call_id
 from panelgate.core.merge import merger_skip
 from panelgate.core.seating import seat_panel
 from panelgate.core.sizing import count_images, estimate_tokens, prompt_preview
@@ -42,10 +40,11 @@ from panelgate.core.types import (
     SeatResult,
 )
 from panelgate.engine.merge import run_merge
+from panelgate.engine.panel_ids import PanelIdIssuer
 from panelgate.engine.record import record_panel
 from panelgate.engine.reply import PanelWords
 from panelgate.engine.seat import ask_seat, target_for
-from panelgate.store import Database
+from panelgate.store import Database, EndpointRecord
 from panelgate.upstream import UpstreamClient
 
 log = logging.getLogger(__name__)
@@ -62,7 +61,7 @@ class PanelContext:
     request: PanelRequest
     collection: CollectionInfo
     roster: dict[str, ModelInfo]
-    endpoints: dict[str, Any]
+    endpoints: dict[str, EndpointRecord]
     limits: GatewayLimits
     plan: SeatPlan
     reply: ReplyMode
@@ -111,6 +110,7 @@ class PanelRunner:
         self._keepalive_s = keepalive_s
         self._now = now
         self._running: set[asyncio.Task[None]] = set()
+        self._ids = PanelIdIssuer()
 
     async def start(self, request: PanelRequest) -> PanelRun:
         """Seat the panel and set it running; raises `GatewayError` when it cannot be seated."""
@@ -137,7 +137,8 @@ class PanelRunner:
             await asyncio.wait(set(self._running), timeout=timeout)
 
     async def _seat(self, request: PanelRequest) -> PanelContext:
-        collection = await self._collection(request.collection)
+        bench = await self._db.bench.snapshot()
+        collection = self._collection(request.collection, bench.collections)
         reply = request.reply or request.suffix_reply or collection.reply
         if request.agentic and reply != "route":
             raise BadRequest(
@@ -147,9 +148,8 @@ class PanelRunner:
             )
         if reply == "route":
             raise BadRequest("route mode is not served by this gateway version yet", param="model")
-        roster = await self._db.models.roster()
-        limits = await self._db.gateway.limits()
-        last_seated = await self._db.panels.last_seated()
+        roster, limits = bench.roster, bench.limits
+        last_seated = await self._db.panels.last_seated(cached=True)
         plan = seat_panel(
             collection=collection,
             roster=roster,
@@ -168,14 +168,13 @@ class PanelRunner:
                 members=plan.members,
                 explorers=plan.explorers,
             )
-        endpoints = {e.name: e for e in await self._db.endpoints.list()}
         at = self._now()
-        panel = panel_id(at, secrets.token_hex(2))
+        panel = self._ids.issue(at)
         return PanelContext(
             request=request,
             collection=collection,
             roster=roster,
-            endpoints=endpoints,
+            endpoints=bench.endpoints,
             limits=limits,
             plan=plan,
             reply=reply,
@@ -183,12 +182,11 @@ class PanelRunner:
             words=PanelWords(panel=panel, collection=collection.name, plan=plan),
         )
 
-    async def _collection(self, name: str | None) -> CollectionInfo:
-        if name is not None:
-            found = await self._db.collections.get(name)
-            if found is not None:
-                return found
-        listing = await self._db.collections.list()
+    @staticmethod
+    def _collection(name: str | None, collections: dict[str, CollectionInfo]) -> CollectionInfo:
+        if name is not None and name in collections:
+            return collections[name]
+        listing = sorted(collections.values(), key=lambda c: c.name)
         offer = (
             "; ".join(
                 f"bench/{c.name}"

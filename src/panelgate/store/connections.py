@@ -12,6 +12,7 @@ becomes a `Conflict` asking to try again.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -63,6 +64,12 @@ class Connections:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self._writer = engine.execution_options(**{WRITE_OPTION: True})
+        # SQLite has one writer at a time; taking turns here instead of in its
+        # busy handler (which sleeps and retries) keeps concurrent panels from
+        # waiting on each other's sleeps. PostgreSQL needs no such queue.
+        self._one_writer = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self.config_generation = 0
+        """Counts this process's committed edits of the configuration (not panels or verdicts)."""
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
@@ -70,12 +77,23 @@ class Connections:
             yield connection
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncConnection]:
-        """One transaction: committed when the block ends, rolled back when it raises."""
+    async def write(self, *, edits_config: bool = True) -> AsyncIterator[AsyncConnection]:
+        """One transaction: committed when the block ends, rolled back when it raises.
+
+        `edits_config` says the change is to what a person edits (endpoints,
+        models, collections, settings), so cached views of it must be re-read.
+        """
         try:
-            async with self._writer.begin() as connection:
-                yield connection
+            if self._one_writer is None:
+                async with self._writer.begin() as connection:
+                    yield connection
+            else:
+                async with self._one_writer, self._writer.begin() as connection:
+                    yield connection
         except IntegrityError as exc:
             raise Conflict(
                 "someone changed the same thing at the same moment, so nothing was saved; try again"
             ) from exc
+        finally:
+            if edits_config:
+                self.config_generation += 1

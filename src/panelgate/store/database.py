@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from panelgate.settings import Settings
 from panelgate.store.audit import AuditLog
+from panelgate.store.bench_view import BenchView
 from panelgate.store.collections import Collections
 from panelgate.store.config_io import ConfigIO
 from panelgate.store.connections import Connections, make_engine
@@ -24,7 +25,7 @@ from panelgate.store.verdicts import Verdicts
 
 class Database:
     """One engine and a repository per job: endpoints, models, collections, gateway,
-    panels, verdicts, audit, config."""
+    panels, verdicts, audit, config; `bench` is the cached view every panel reads."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -37,6 +38,13 @@ class Database:
         self.verdicts = Verdicts(connections)
         self.audit = AuditLog(connections)
         self.config = ConfigIO(connections)
+        self.bench = BenchView(
+            connections,
+            endpoints=self.endpoints,
+            models=self.models,
+            collections=self.collections,
+            gateway=self.gateway,
+        )
 
     @classmethod
     async def open(cls, settings: Settings) -> Database:

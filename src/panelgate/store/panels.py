@@ -5,11 +5,13 @@ are written in one transaction, so a finished panel is either wholly
 recorded or not at all. Evidence is keyed by the model's id, not its alias:
 what a model earned follows it through renames. `last_seated` is read on
 every panel to find the stalest models, so it is one grouped query over the
-(model, time) index.
+(model, time) index, and panels keep a short-lived copy of it (`SeatingClock`).
+Panels finishing together are written together (`WriteBatch`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -18,6 +20,7 @@ from sqlalchemy import Row, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.core.types import Skip
+from panelgate.store.batch import WriteBatch
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Invalid
 from panelgate.store.records import PanelRecord, SeatRecord
@@ -102,38 +105,85 @@ def _seat(row: Row[Any]) -> SeatRecord:
     )
 
 
+def _evidence_values(panel: PanelRecord, seat: SeatRecord, model_id: int) -> dict[str, Any]:
+    return {
+        "call": seat.call,
+        "model_id": model_id,
+        "source": "merge" if seat.kind == "merger" else "panel",
+        "collection": panel.collection,
+        "shape": panel.shape,
+        "at": panel.at,
+        "status": seat.status,
+    }
+
+
+class SeatingClock:
+    """When each model last sat, as this process last read it plus what it has seen since.
+
+    Seating reads it on every panel; re-reading the evidence table each time
+    would cost a grouped query per panel, so it is re-read at most once per
+    `max_age_s` (other gateway processes' panels show up within that).
+    """
+
+    def __init__(self, max_age_s: float = 1.0) -> None:
+        self.max_age_s = max_age_s
+        self._latest: dict[str, datetime] | None = None
+        self._read_at = 0.0
+        self._generation = -1
+
+    def fresh(self, generation: int) -> dict[str, datetime] | None:
+        """The copy, unless it is too old or the bench was edited (a rename moves aliases) since."""
+        if (
+            self._latest is None
+            or generation != self._generation
+            or time.monotonic() - self._read_at > self.max_age_s
+        ):
+            return None
+        return dict(self._latest)
+
+    def replace(self, latest: dict[str, datetime], generation: int) -> None:
+        self._latest, self._read_at, self._generation = dict(latest), time.monotonic(), generation
+
+    def saw(self, aliases: Sequence[str], at: datetime) -> None:
+        if self._latest is None:
+            return
+        for alias in aliases:
+            if alias not in self._latest or self._latest[alias] < at:
+                self._latest[alias] = at
+
+
 class Panels:
     def __init__(self, connections: Connections) -> None:
         self._connections = connections
+        self._seating = SeatingClock()
+        self._batch: WriteBatch[tuple[PanelRecord, Sequence[SeatRecord]]] = WriteBatch(self._record_many)
 
     async def record(self, panel: PanelRecord, seat_records: Sequence[SeatRecord]) -> None:
-        """Write the panel, its seats and their evidence together."""
+        """Write the panel, its seats and their evidence together (batched with panels finishing now)."""
         strays = [seat.call for seat in seat_records if seat.panel != panel.id]
         if strays:
             raise Invalid(f"seats {', '.join(strays)} do not belong to panel {panel.id}", field="seats")
-        async with self._connections.write() as connection:
-            ids = await bench_ids(connection, [seat.alias for seat in seat_records])
-            await connection.execute(insert(panels).values(**_panel_values(panel, len(seat_records))))
-            if not seat_records:
-                return
+        await self._batch.submit((panel, tuple(seat_records)))
+
+    async def _record_many(self, recorded: Sequence[tuple[PanelRecord, Sequence[SeatRecord]]]) -> None:
+        async with self._connections.write(edits_config=False) as connection:
+            ids = await bench_ids(connection, [seat.alias for _, seated in recorded for seat in seated])
             await connection.execute(
-                insert(seats), [_seat_values(seat, ids.get(seat.alias)) for seat in seat_records]
+                insert(panels), [_panel_values(panel, len(seated)) for panel, seated in recorded]
             )
+            seat_rows = [_seat_values(seat, ids.get(seat.alias)) for _, seated in recorded for seat in seated]
+            if seat_rows:
+                await connection.execute(insert(seats), seat_rows)
             found = [
-                {
-                    "call": seat.call,
-                    "model_id": ids[seat.alias],
-                    "source": "merge" if seat.kind == "merger" else "panel",
-                    "collection": panel.collection,
-                    "shape": panel.shape,
-                    "at": panel.at,
-                    "status": seat.status,
-                }
-                for seat in seat_records
+                _evidence_values(panel, seat, ids[seat.alias])
+                for panel, seated in recorded
+                for seat in seated
                 if seat.alias in ids
             ]
             if found:
                 await connection.execute(insert(evidence), found)
+        for panel, seated in recorded:
+            self._seating.saw([seat.alias for seat in seated if seat.alias in ids], panel.at)
 
     async def record_evidence(
         self,
@@ -147,7 +197,7 @@ class Panels:
         status: str,
     ) -> bool:
         """Evidence that is not a panel seat (a route turn, say); False when `alias` is not on the bench."""
-        async with self._connections.write() as connection:
+        async with self._connections.write(edits_config=False) as connection:
             ids = await bench_ids(connection, [alias])
             if alias not in ids:
                 return False
@@ -162,6 +212,7 @@ class Panels:
                     status=status,
                 )
             )
+        self._seating.saw([alias], at)
         return True
 
     async def get(self, panel_id: str) -> tuple[PanelRecord, list[SeatRecord]] | None:
@@ -192,8 +243,15 @@ class Panels:
                 by_panel[seat.panel].append(_seat(seat))
         return [(_panel(row), by_panel[row.id]) for row in rows]
 
-    async def last_seated(self) -> dict[str, datetime]:
-        """When each model last sat (any evidence), keyed by its alias now; the bench wins a shared alias."""
+    async def last_seated(self, *, cached: bool = False) -> dict[str, datetime]:
+        """When each model last sat (any evidence), keyed by its alias now; the bench wins a shared alias.
+
+        `cached` accepts the seating clock's copy while it is fresh (what a
+        panel's seating reads); without it the evidence is read now.
+        """
+        generation = self._connections.config_generation
+        if cached and (known := self._seating.fresh(generation)) is not None:
+            return known
         latest = func.max(evidence.c.at)
         query = (
             select(models.c.alias, latest)
@@ -203,4 +261,6 @@ class Panels:
         )
         async with self._connections.read() as connection:
             rows = (await connection.execute(query)).all()
-        return {alias: at for alias, at in rows}
+        found = {alias: at for alias, at in rows}
+        self._seating.replace(found, generation)
+        return found

@@ -111,7 +111,7 @@ class Verdicts:
         note = check_text(note, "note")
         real_claims = check_texts(real, "real", most=MAX_CLAIMS, each=MAX_CLAIM)
         false_claims = check_texts(false, "false", most=MAX_CLAIMS, each=MAX_CLAIM)
-        async with self._connections.write() as connection:
+        async with self._connections.write(edits_config=False) as connection:
             known = select(evidence.c.call).where(evidence.c.call == call)
             if (await connection.execute(known)).first() is None:
                 raise NotFound(
