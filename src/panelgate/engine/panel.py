@@ -82,7 +82,8 @@ class PanelRun:
         while True:
             if heartbeats:
                 try:
-                    event = await asyncio.wait_for(self._queue.get(), self._keepalive_s)
+                    async with asyncio.timeout(self._keepalive_s):
+                        event = await self._queue.get()
                 except TimeoutError:
                     yield Heartbeat()
                     continue
