@@ -22,11 +22,9 @@ def serve(
     from panelgate.http.app import create_app
     from panelgate.settings import Settings
 
-    settings = (
-        Settings()
-        if host is None and port is None
-        else Settings(**{k: v for k, v in (("bind", host), ("port", port)) if v is not None})
-    )
+    settings = Settings()
+    if host is not None or port is not None:
+        settings = settings.model_copy(update={"bind": host or settings.bind, "port": port or settings.port})
     settings.ensure_data_dir()
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     typer.echo(f"panelgate on http://{settings.bind}:{settings.port}  (data: {settings.data_dir})", err=True)

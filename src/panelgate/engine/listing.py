@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from panelgate.core.types import REPLY_MODES, CollectionInfo, GatewayLimits, ModelInfo
+from panelgate.core.types import REPLY_MODES, CollectionInfo, GatewayLimits, ModelInfo, ReplyMode
 from panelgate.store import Database
 
 
@@ -46,7 +46,7 @@ def describe(
     }
 
 
-def listing_ids(collection: CollectionInfo) -> list[tuple[str, str]]:
+def listing_ids(collection: CollectionInfo) -> list[tuple[str, ReplyMode]]:
     """(model id, reply mode) for a collection: as configured first, then the other modes."""
     others = [m for m in REPLY_MODES if m != collection.reply]
     return [(f"bench/{collection.name}", collection.reply)] + [

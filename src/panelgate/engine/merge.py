@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from panelgate.core.ids import call_id
 from panelgate.core.merge import merge_estimate, merge_messages, merger_candidates
 from panelgate.core.types import ChatMessage, CollectionInfo, ModelInfo, PlannedSeat, SeatResult
 from panelgate.engine.seat import ask_seat, target_for
+from panelgate.store import EndpointRecord
 from panelgate.upstream import UpstreamClient
 
 
@@ -33,7 +33,7 @@ async def run_merge(
     collection: CollectionInfo,
     sitting_members: Sequence[str],
     roster: Mapping[str, ModelInfo],
-    endpoints: Mapping[str, Any],
+    endpoints: Mapping[str, EndpointRecord],
     useful_on_shape: Mapping[str, tuple[int, int]],
     messages: list[ChatMessage],
     results: Sequence[SeatResult],
@@ -61,7 +61,7 @@ async def run_merge(
         client,
         call=call_id(panel, "merger"),
         seat=seat,
-        target=target_for(roster[alias], dict(endpoints)),
+        target=target_for(roster[alias], endpoints),
         messages=merge_messages(messages, answered),
         options={},
         deadline=deadline,

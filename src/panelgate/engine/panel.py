@@ -16,6 +16,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Literal
 
 from panelgate.core.errors import BadRequest, GatewayError, NotFound
 from panelgate.core.ids import call_id
@@ -247,7 +248,7 @@ class PanelRunner:
         if context.reply == "merged":
             merger, note = await self._merge(context, seats, queue)
         content, last = self._compose(context, seats, merger, note)
-        reply_mode: ReplyMode = "merged" if context.reply == "merged" and not note else "all"
+        reply_mode: Literal["all", "merged"] = "merged" if context.reply == "merged" and not note else "all"
         bench = words.bench(
             seats, reply=reply_mode, merger=merger, note=note, merge_asked=context.reply == "merged"
         )

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from panelgate.core.types import ReplyMode, SeatResult
+from panelgate.core.types import SeatResult
 from panelgate.store import Database, PanelRecord, SeatRecord
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ async def record_panel(
     seats: Sequence[SeatResult],
     merger: SeatResult | None,
     note: str,
-    reply: ReplyMode,
+    reply: Literal["all", "merged"],
     preview: str,
 ) -> None:
     words, plan = context.words, context.plan

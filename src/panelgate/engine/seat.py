@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from panelgate.core.types import ChatMessage, ModelInfo, PlannedSeat, SeatResult
+from panelgate.core.types import ChatMessage, ModelInfo, PlannedSeat, SeatResult, SeatStatus
+from panelgate.store import EndpointRecord
 from panelgate.upstream import Target, UpstreamClient, UpstreamError
 
 log = logging.getLogger(__name__)
@@ -33,14 +34,14 @@ async def ask_seat(
 ) -> SeatResult:
     started = time.monotonic()
 
-    def result(status: str, answer: str = "", error: str = "", **usage: Any) -> SeatResult:
+    def result(status: SeatStatus, answer: str = "", error: str = "", **usage: Any) -> SeatResult:
         return SeatResult(
             call=call,
             label=seat.label,
             alias=seat.alias,
             kind=seat.kind,
             status=status,
-            seconds=time.monotonic() - started,  # type: ignore[arg-type]
+            seconds=time.monotonic() - started,
             answer=answer,
             error=error,
             **usage,
@@ -55,11 +56,11 @@ async def ask_seat(
     except Exception:  # a bug of ours must cost one seat, not the panel
         log.exception("seat %s failed unexpectedly", call)
         return result("error", error="internal error in the gateway while asking this seat")
-    status = "ok" if reply.text.strip() else "empty"
+    status: SeatStatus = "ok" if reply.text.strip() else "empty"
     return result(status, answer=reply.text, tokens_in=reply.tokens_in, tokens_out=reply.tokens_out)
 
 
-def target_for(model: ModelInfo, endpoints: dict[str, Any]) -> Target | None:
+def target_for(model: ModelInfo, endpoints: Mapping[str, EndpointRecord]) -> Target | None:
     """Where a model is served, or None when its endpoint is gone."""
     endpoint = endpoints.get(model.endpoint)
     if endpoint is None:

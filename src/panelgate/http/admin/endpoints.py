@@ -25,7 +25,7 @@ ADD_FIELDS = {"name", "base_url", "kind", "api", "key_name", "key", "headers", "
 
 
 def _endpoint_json(svc: Services, endpoint: Any) -> dict[str, Any]:
-    shown = plain(endpoint)
+    shown: dict[str, Any] = plain(endpoint)
     shown["key"] = svc.keys.source(endpoint.key_name) if endpoint.key_name else None
     return shown
 
