@@ -14,13 +14,15 @@ from fastapi import FastAPI
 
 from panelgate import __version__
 from panelgate.engine.panel import PanelRunner
-from panelgate.http import admin, bench, errors, gateway, health
+from panelgate.http import admin, bench, errors, health, openai_chat_routes
 from panelgate.http.services import Services
 from panelgate.settings import Settings
 from panelgate.store import Database
 from panelgate.upstream import KeyStore, UpstreamClient
 
 SHUTDOWN_GRACE_S = 30.0
+SURFACES = (openai_chat_routes,)
+"""The inbound API surfaces (see `errors.Surface`); a new API format adds its module here."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -41,7 +43,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await db.close()
 
     app = FastAPI(title="panelgate", version=__version__, lifespan=lifespan)
+    app.state.surfaces = SURFACES
     errors.install(app)
-    for router in (health.router, gateway.router, bench.router, admin.router):
+    for router in (health.router, *(s.router for s in SURFACES), bench.router, admin.router):
         app.include_router(router)
     return app

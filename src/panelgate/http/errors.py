@@ -1,17 +1,20 @@
 """Every refusal in the shape its caller's API expects.
 
-Handlers raise; this module decides the body. Admin routes (`/api/...`) get
-`{"error": {"message", "field"}}`; gateway routes get their API format's
-error body. A stack trace or a secret never reaches a caller: unexpected
-failures are logged here and answered with a plain sentence.
+Handlers raise; this module decides the body. A path owned by an API surface
+(`app.state.surfaces`: each surface module says which paths it `owns` and its
+`FORMAT`) gets that API's error body; other admin routes (`/api/...`) get
+`{"error": {"message", "field"}}`; anything else (the bench routes, unknown
+paths) the OpenAI shape, the one most clients read. A stack trace or a
+secret never reaches a caller: unexpected failures are logged here and
+answered with a plain sentence.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -19,6 +22,7 @@ from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, GatewayError, NotFound, error_for_status
 from panelgate.formats.openai_chat import OpenAIChat
+from panelgate.formats.protocol import InboundFormat
 from panelgate.http.responses import json_response
 from panelgate.store import errors as store_errors
 
@@ -38,16 +42,32 @@ _STORE_STATUS: dict[type[Exception], int] = {
 _OPENAI = OpenAIChat()
 
 
-def is_admin(path: str) -> bool:
-    return path.startswith("/api/")
+class Surface(Protocol):
+    """An API surface module: its router, its format, and the paths it owns."""
+
+    router: APIRouter
+    FORMAT: InboundFormat
+
+    def owns(self, path: str) -> bool: ...
+
+
+def format_for(request: Request) -> InboundFormat | None:
+    """The API format whose error shape this request gets; None for the admin API."""
+    path = request.url.path
+    for surface in request.app.state.surfaces:
+        if surface.owns(path):
+            found: InboundFormat = surface.FORMAT
+            return found
+    return None if path.startswith("/api/") else _OPENAI
 
 
 def error_response(request: Request, error: GatewayError, status: int | None = None) -> Response:
     status = status or error.status
-    if is_admin(request.url.path):
+    fmt = format_for(request)
+    if fmt is None:
         body: dict[str, Any] = {"error": {"message": error.message, "field": error.param}}
     else:
-        body = _OPENAI.error_body(error)
+        body = fmt.error_body(error)
     return json_response(body, status)
 
 
@@ -66,7 +86,7 @@ async def _store_error(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 404:
-        where = "" if is_admin(request.url.path) else f"; the gateway answers {', '.join(GATEWAY_ROUTES)}"
+        where = "" if format_for(request) is None else f"; the gateway answers {', '.join(GATEWAY_ROUTES)}"
         return error_response(request, NotFound(f"no route {request.method} {request.url.path}{where}"))
     if exc.status_code == 405:
         return error_response(

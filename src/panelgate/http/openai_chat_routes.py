@@ -1,4 +1,9 @@
-"""The OpenAI chat surface: `POST /v1/chat/completions`, `GET /v1/models[/{id}]`."""
+"""The OpenAI chat surface: `POST /v1/chat/completions`, `GET /v1/models[/{id}]`.
+
+Like every API surface it names its `FORMAT` and which paths it `owns`, so a
+refusal on those paths — even one raised before a handler ran — comes back in
+this API's error shape.
+"""
 
 from __future__ import annotations
 
@@ -15,12 +20,16 @@ from panelgate.http.responses import json_response
 from panelgate.http.services import services
 
 router = APIRouter()
-OPENAI_CHAT = OpenAIChat()
+FORMAT = OpenAIChat()
+
+
+def owns(path: str) -> bool:
+    return path.startswith(("/v1/chat/", "/v1/models"))
 
 
 @router.post("/v1/chat/completions")
 async def chat_completions(request: Request) -> Response:
-    return await answer_panel(request, OPENAI_CHAT)
+    return await answer_panel(request, FORMAT)
 
 
 def _openai_model(entry: dict[str, object], created: int) -> dict[str, object]:
