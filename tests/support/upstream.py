@@ -43,6 +43,8 @@ should not exist is `behave(model, status=404)`):
     tool_calls=[{"name": ..., "arguments": {...}}]   tool calls (finish reason `tool_calls`)
     finish_reason="..."      override the finish reason (default `stop`)
     require_key="sk-..."     answer 401 unless the request carries `Authorization: Bearer sk-...`
+    company=N                hold every call until N calls of this model are open at once
+                             (503 after 10 s without them): shows calls were not queued
 
 `FakeUpstream(require_key="sk-...")` asks every route, `GET /v1/models`
 included, for that key. `GET /v1/models` lists the models named in the
@@ -125,6 +127,26 @@ class Behaviour:
     tool_calls: Sequence[dict[str, Any]] = ()
     finish_reason: str | None = None
     require_key: str | None = None
+    company: int | None = None
+
+
+class _Gathering:
+    """Calls of one model waiting until `size` of them are open at the same time."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.arrived = 0
+        self.full = asyncio.Event()
+
+    async def arrive(self, timeout: float = 10.0) -> bool:
+        self.arrived += 1
+        if self.arrived >= self.size:
+            self.full.set()
+        try:
+            await asyncio.wait_for(self.full.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
 
 @dataclass
@@ -167,6 +189,7 @@ class FakeUpstream:
         self._listed: list[str] | None = None
         self._listing_shape = "data"
         self._failures: dict[str, int] = {}
+        self._gatherings: dict[str, _Gathering] = {}
         self._serial = 0
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -204,6 +227,7 @@ class FakeUpstream:
             self._listed = None
             self._listing_shape = "data"
             self._failures.clear()
+            self._gatherings.clear()
 
     def start(self) -> FakeUpstream:
         ready = threading.Event()
@@ -332,6 +356,11 @@ class FakeUpstream:
         ):
             await _send_error(writer, 401, _DEFAULT_ERRORS[401], code="invalid_api_key")
             return True
+        if call.behaviour.company:
+            gathering = self._gatherings.setdefault(call.model, _Gathering(call.behaviour.company))
+            if not await gathering.arrive():
+                await _send_error(writer, 503, f"only {gathering.arrived} calls came at once")
+                return True
         return await _ChatReply(call, reader, writer).send()
 
 
