@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 from tests.http.helpers import ask, hello, sdk, sse_events
 from tests.support.gateway import Gateway
@@ -50,20 +49,18 @@ def test_reply_never_carries_the_prompt(bench: Gateway, upstream: FakeUpstream):
 
 def test_streamed_fast_seat_section_arrives_before_slow_seat(bench: Gateway, upstream: FakeUpstream):
     upstream.behave("m1", delay=1.5)
-    started = time.monotonic()
     stream = sdk(bench).chat.completions.create(
         model="bench/core", messages=[{"role": "user", "content": "hi"}], stream=True
     )
-    pieces, arrivals, last = [], [], None
+    pieces, last = [], None
     for chunk in stream:
         last = chunk
         if chunk.choices and chunk.choices[0].delta.content:
             pieces.append(chunk.choices[0].delta.content)
-            arrivals.append(time.monotonic() - started)
     text = "".join(pieces)
     assert text.index("## member — m2") < text.index("## member — m1")
     assert text.index("## member — m3") < text.index("## member — m1")
-    assert arrivals[0] < 1.0, "the heading must arrive before the slow seat answers"
+    assert "**bench/core**" in pieces[0] and "## member" not in pieces[0], "the heading comes alone, first"
     panel = last.model_extra["bench"]
     assert [s["alias"] for s in panel["seats"]] == ["m1", "m2", "m3"]
     assert last.choices[0].finish_reason == "stop"

@@ -14,14 +14,14 @@ from fastapi import FastAPI
 
 from panelgate import __version__
 from panelgate.engine.panel import PanelRunner
-from panelgate.http import admin, bench, errors, health, openai_chat_routes
+from panelgate.http import admin, anthropic_routes, bench, errors, health, ollama_routes, openai_chat_routes
 from panelgate.http.services import Services
 from panelgate.settings import Settings
 from panelgate.store import Database
 from panelgate.upstream import KeyStore, UpstreamClient
 
 SHUTDOWN_GRACE_S = 30.0
-SURFACES = (openai_chat_routes,)
+SURFACES = (openai_chat_routes, anthropic_routes, ollama_routes)
 """The inbound API surfaces (see `errors.Surface`); a new API format adds its module here."""
 
 
@@ -44,6 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="panelgate", version=__version__, lifespan=lifespan)
     app.state.surfaces = SURFACES
+    app.state.gateway_routers = (*(s.router for s in SURFACES), bench.router)
     errors.install(app)
     for router in (health.router, *(s.router for s in SURFACES), bench.router, admin.router):
         app.include_router(router)

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from fastapi import APIRouter, FastAPI
 from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -27,13 +28,6 @@ from panelgate.http.responses import json_response
 from panelgate.store import errors as store_errors
 
 log = logging.getLogger(__name__)
-GATEWAY_ROUTES = (
-    "POST /v1/chat/completions",
-    "GET /v1/models",
-    "POST /bench/verdict",
-    "GET /bench/record",
-    "POST /bench/pending",
-)
 _STORE_STATUS: dict[type[Exception], int] = {
     store_errors.Invalid: 400,
     store_errors.NotFound: 404,
@@ -61,6 +55,12 @@ def format_for(request: Request) -> InboundFormat | None:
     return None if path.startswith("/api/") else _OPENAI
 
 
+def gateway_routes(request: Request) -> str:
+    """`METHOD /path` of every gateway route, for a 404 that says where to go instead."""
+    routes = [route for router in request.app.state.gateway_routers for route in router.routes]
+    return ", ".join(f"{'/'.join(sorted(r.methods or ()))} {r.path}" for r in routes if isinstance(r, APIRoute))
+
+
 def error_response(request: Request, error: GatewayError, status: int | None = None) -> Response:
     status = status or error.status
     fmt = format_for(request)
@@ -86,7 +86,7 @@ async def _store_error(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 404:
-        where = "" if format_for(request) is None else f"; the gateway answers {', '.join(GATEWAY_ROUTES)}"
+        where = "" if format_for(request) is None else f"; the gateway answers {gateway_routes(request)}"
         return error_response(request, NotFound(f"no route {request.method} {request.url.path}{where}"))
     if exc.status_code == 405:
         return error_response(

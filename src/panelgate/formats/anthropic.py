@@ -1,0 +1,325 @@
+"""Anthropic Messages, inbound: `POST /v1/messages` (and its token count).
+
+People reach the bench from the Anthropic SDK as well as OpenAI's, so a
+Messages request is read into the canonical OpenAI-shaped `PanelRequest`:
+`system` becomes a system message, image blocks become `image_url` parts,
+tool blocks become tool calls and tool messages (marking the request
+agentic, which a panel refuses pointing to `:route`), and thinking blocks are
+dropped because no seat could continue another model's reasoning. Anything a
+panel would otherwise drop silently — PDF documents, uploaded files,
+vendor-hosted (server) tools — is refused with what to send instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import orjson
+
+from panelgate.core.errors import BadRequest, GatewayError
+from panelgate.core.naming import parse_model_id
+from panelgate.core.sizing import estimate_tokens
+from panelgate.core.types import (
+    ChatMessage,
+    Failed,
+    Finished,
+    Heartbeat,
+    PanelEvent,
+    PanelRequest,
+    Seated,
+)
+from panelgate.formats.openai_chat import read_bench_field, read_nominees
+
+_ROLES = {"user", "assistant"}
+_DROPPED_BLOCKS = {"thinking", "redacted_thinking"}
+_SERVER_BLOCKS = {"server_tool_use", "mcp_tool_use", "container_upload"}
+_CUSTOM_TOOL_TYPES = {None, "custom"}
+_OPTIONS = {
+    "max_tokens": "max_tokens",
+    "temperature": "temperature",
+    "top_p": "top_p",
+    "stop_sequences": "stop",
+}
+_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    503: "overloaded_error",
+}
+_SERVER_TOOLS_ADVICE = (
+    "a panel cannot run Anthropic's server tools; describe the task in text, "
+    "or send your own tools to bench/<collection>:route"
+)
+
+
+def _image_url(block: dict[str, Any], where: str) -> str:
+    source = block.get("source")
+    kind = source.get("type") if isinstance(source, dict) else None
+    if isinstance(source, dict) and kind == "base64":
+        media, data = source.get("media_type"), source.get("data")
+        if isinstance(media, str) and media.startswith("image/") and isinstance(data, str) and data:
+            return f"data:{media};base64,{data}"
+        raise BadRequest(f"{where} needs an image/* `media_type` and base64 `data`", param="messages")
+    if isinstance(source, dict) and kind == "url":
+        url = source.get("url")
+        if isinstance(url, str) and url.startswith(("http://", "https://")):
+            return url
+        raise BadRequest(f"{where} has an image URL that is not http(s)", param="messages")
+    if kind == "file":
+        raise BadRequest(
+            f"{where} names an uploaded file, which a panel cannot fetch; "
+            "send the image as base64 data or an http(s) URL",
+            param="messages",
+        )
+    raise BadRequest(f"{where} has an image source of type {kind!r}; use `base64` or `url`", param="messages")
+
+
+def _refuse_block(kind: object, where: str) -> BadRequest:
+    if kind == "document":
+        return BadRequest(
+            f"{where} is a document (PDF) block, which a panel cannot pass on to its seats; "
+            "send the text (or an image) instead",
+            param="messages",
+        )
+    if kind in _SERVER_BLOCKS or (isinstance(kind, str) and kind.endswith("_tool_result")):
+        return BadRequest(f"{where} is a `{kind}` block; {_SERVER_TOOLS_ADVICE}", param="messages")
+    return BadRequest(
+        f"{where} has type {kind!r}, which a panel cannot pass on; send text or image blocks",
+        param="messages",
+    )
+
+
+def _content_part(block: dict[str, Any], where: str) -> dict[str, Any]:
+    """A text or image block as an OpenAI content part; anything else refused."""
+    kind = block.get("type")
+    if kind == "text":
+        if not isinstance(block.get("text"), str):
+            raise BadRequest(f"{where} is a text block without text", param="messages")
+        return {"type": "text", "text": block["text"]}
+    if kind == "image":
+        return {"type": "image_url", "image_url": {"url": _image_url(block, where)}}
+    raise _refuse_block(kind, where)
+
+
+def _blocks(content: object, where: str) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    if not isinstance(content, list) or not all(isinstance(b, dict) for b in content):
+        raise BadRequest(f"{where} must be text or a list of content blocks", param="messages")
+    return content
+
+
+def _joined(parts: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    """One text part reads as plain content; anything else stays a list of parts."""
+    if len(parts) == 1 and parts[0]["type"] == "text":
+        text: str = parts[0]["text"]
+        return text
+    return parts
+
+
+def _tool_call(block: dict[str, Any], where: str) -> dict[str, Any]:
+    call_id, name = block.get("id"), block.get("name")
+    if not isinstance(call_id, str) or not isinstance(name, str):
+        raise BadRequest(f"{where} is a tool_use block without an id and name", param="messages")
+    arguments = orjson.dumps(block.get("input") or {}).decode()
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def _tool_message(block: dict[str, Any], where: str) -> tuple[ChatMessage, list[dict[str, Any]]]:
+    """A tool_result block as a tool message, and the images it carried (they go to the user)."""
+    call_id = block.get("tool_use_id")
+    if not isinstance(call_id, str):
+        raise BadRequest(f"{where} is a tool_result block without a tool_use_id", param="messages")
+    content = block.get("content")
+    parts = [] if content is None else [_content_part(b, where) for b in _blocks(content, where)]
+    text = "\n".join(p["text"] for p in parts if p["type"] == "text")
+    if block.get("is_error"):
+        text = f"Error: {text}"
+    images = [p for p in parts if p["type"] == "image_url"]
+    return {"role": "tool", "tool_call_id": call_id, "content": text}, images
+
+
+def _read_message(message: object, index: int) -> list[ChatMessage]:
+    """One Messages turn as OpenAI messages: tool results first, then the turn itself."""
+    where = f"messages[{index}]"
+    if not isinstance(message, dict):
+        raise BadRequest(f"{where} must be an object with a role and content", param="messages")
+    role = message.get("role")
+    if role not in _ROLES:
+        raise BadRequest(
+            f"{where} has role {role!r}; use user or assistant, and put system text in `system`",
+            param="messages",
+        )
+    tool_messages: list[ChatMessage] = []
+    parts: list[dict[str, Any]] = []
+    calls: list[dict[str, Any]] = []
+    for number, block in enumerate(_blocks(message.get("content"), f"{where}.content")):
+        at = f"{where}.content[{number}]"
+        kind = block.get("type")
+        if kind in _DROPPED_BLOCKS:
+            continue
+        if kind == "tool_use":
+            calls.append(_tool_call(block, at))
+        elif kind == "tool_result":
+            tool_message, images = _tool_message(block, at)
+            tool_messages.append(tool_message)
+            parts.extend(images)
+        else:
+            parts.append(_content_part(block, at))
+    turn: ChatMessage = {"role": role, "content": _joined(parts) if parts else ""}
+    if calls:
+        turn["tool_calls"] = calls
+    return [*tool_messages, turn] if parts or calls else tool_messages
+
+
+def _system_message(system: object) -> list[ChatMessage]:
+    if system is None or system == "":
+        return []
+    if isinstance(system, str):
+        return [{"role": "system", "content": system}]
+    if isinstance(system, list) and all(isinstance(b, dict) and b.get("type") == "text" for b in system):
+        texts = [b.get("text") for b in system]
+        if all(isinstance(t, str) for t in texts):
+            return [{"role": "system", "content": "\n".join(str(t) for t in texts)}] if texts else []
+    raise BadRequest("`system` must be text or a list of text blocks", param="system")
+
+
+def _has_tools(body: dict[str, Any]) -> bool:
+    """True for a non-empty `tools`; vendor-hosted (typed) tools are refused."""
+    if body.get("mcp_servers"):
+        raise BadRequest(f"`mcp_servers` is not supported; {_SERVER_TOOLS_ADVICE}", param="mcp_servers")
+    if body.get("container") is not None:
+        raise BadRequest(f"`container` is not supported; {_SERVER_TOOLS_ADVICE}", param="container")
+    tools = body.get("tools")
+    if tools is None:
+        return False
+    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
+        raise BadRequest("`tools` must be a list of tool definitions", param="tools")
+    for tool in tools:
+        if tool.get("type") not in _CUSTOM_TOOL_TYPES:
+            raise BadRequest(
+                f"tool type `{tool.get('type')}` is a server tool; {_SERVER_TOOLS_ADVICE}", param="tools"
+            )
+    return bool(tools)
+
+
+def _output_tokens(content: str) -> int:
+    return estimate_tokens([{"role": "assistant", "content": content}])
+
+
+def _sse(kind: str, data: dict[str, Any]) -> bytes:
+    return b"event: " + kind.encode() + b"\ndata: " + orjson.dumps({"type": kind, **data}) + b"\n\n"
+
+
+def _text_delta(text: str) -> bytes:
+    return _sse("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": text}})
+
+
+class AnthropicMessages:
+    name = "anthropic-messages"
+    stream_media_type = "text/event-stream"
+
+    def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
+        model = body.get("model")
+        if model is not None and not isinstance(model, str):
+            raise BadRequest('`model` must be a string such as "bench/<collection>"', param="model")
+        raw = body.get("messages")
+        if not isinstance(raw, list) or not raw:
+            raise BadRequest("`messages` must be a non-empty list", param="messages")
+        messages = _system_message(body.get("system"))
+        for index, message in enumerate(raw):
+            messages.extend(_read_message(message, index))
+        stream = body.get("stream", False)
+        if not isinstance(stream, bool):
+            raise BadRequest("`stream` must be true or false", param="stream")
+        tools = _has_tools(body)
+        collection, suffix = parse_model_id(model or "")
+        return PanelRequest(
+            model=model or "",
+            collection=collection,
+            messages=messages,
+            stream=stream,
+            reply=read_bench_field(body),
+            suffix_reply=suffix,
+            nominees=read_nominees(body),
+            options={ours: body[theirs] for theirs, ours in _OPTIONS.items() if theirs in body},
+            caller=caller,
+            agentic=tools or any(m["role"] == "tool" or "tool_calls" in m for m in messages),
+        )
+
+    def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
+        finished = events[-1]
+        assert isinstance(finished, Finished)
+        panel = next(e.panel for e in events if isinstance(e, Seated))
+        return {
+            "id": f"msg_{panel}",
+            "type": "message",
+            "role": "assistant",
+            "model": request.model,
+            "content": [{"type": "text", "text": finished.content}],
+            "stop_reason": "end_turn",
+            "stop_sequence": None,
+            "usage": {
+                "input_tokens": estimate_tokens(request.messages),
+                "output_tokens": _output_tokens(finished.content),
+            },
+            "bench": finished.bench,
+        }
+
+    async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
+        async for event in events:
+            if isinstance(event, Heartbeat):
+                yield _sse("ping", {})
+            elif isinstance(event, Seated):
+                yield self._message_start(request, event.panel)
+                yield _sse("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
+                if event.text:
+                    yield _text_delta(event.text)
+            elif isinstance(event, Failed):
+                yield _sse("error", {"error": self._error(event.status, event.message)})
+                return
+            elif isinstance(event, Finished):
+                if event.text:
+                    yield _text_delta(event.text)
+                yield _sse("content_block_stop", {"index": 0})
+                yield _sse(
+                    "message_delta",
+                    {
+                        "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                        "usage": {"output_tokens": _output_tokens(event.content)},
+                        "bench": event.bench,
+                    },
+                )
+                yield _sse("message_stop", {})
+                return
+            elif event.text:
+                yield _text_delta(event.text)
+
+    def error_body(self, error: GatewayError) -> dict[str, Any]:
+        return {"type": "error", "error": self._error(error.status, error.message)}
+
+    def count_tokens(self, request: PanelRequest) -> dict[str, Any]:
+        """`POST /v1/messages/count_tokens`: the size estimate seating uses, no model asked."""
+        return {"input_tokens": estimate_tokens(request.messages)}
+
+    @staticmethod
+    def _message_start(request: PanelRequest, panel: str) -> bytes:
+        message: dict[str, Any] = {
+            "id": f"msg_{panel}",
+            "type": "message",
+            "role": "assistant",
+            "model": request.model,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": estimate_tokens(request.messages), "output_tokens": 1},
+        }
+        return _sse("message_start", {"message": message})
+
+    @staticmethod
+    def _error(status: int, message: str) -> dict[str, str]:
+        return {"type": _ERROR_TYPES.get(status, "api_error"), "message": message}

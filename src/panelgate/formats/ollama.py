@@ -1,0 +1,326 @@
+"""Ollama, inbound: `POST /api/chat` and `POST /api/generate`.
+
+Open WebUI and many local tools reach models through an Ollama connection,
+so a collection has to pass for a local model there. Three things differ
+from OpenAI and are translated here: Ollama streams unless told
+`"stream": false` (NDJSON lines, the last one `done: true`); images are
+bare base64 with no media type, so the type is read from the bytes; and
+tool calls carry no ids, so calls are numbered `call_N` in order and each
+tool result answers the oldest open call of its tool's name. `/api/generate`'s
+`context` continues a conversation Ollama stored; nothing is stored here, so
+it is refused rather than silently dropped.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from panelgate.core.errors import BadRequest, GatewayError
+from panelgate.core.naming import parse_model_id
+from panelgate.core.sizing import estimate_tokens
+from panelgate.core.types import (
+    ChatMessage,
+    Failed,
+    Finished,
+    Heartbeat,
+    PanelEvent,
+    PanelRequest,
+)
+from panelgate.formats.openai_chat import read_bench_field, read_nominees
+
+LATEST_TAG = ":latest"
+_MIN_DURATION_NS = 1_000_000
+_ROLES = ("system", "user", "assistant", "tool")
+_OPTIONS = {"num_predict": "max_tokens", "temperature": "temperature", "top_p": "top_p", "stop": "stop"}
+_IMAGE_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"BM", "image/bmp"),
+)
+_NOT_IMAGE_MAGIC = (
+    (b"%PDF", "a PDF"),
+    (b"ID3", "audio"),
+    (b"OggS", "audio"),
+    (b"fLaC", "audio"),
+)
+
+
+def model_name(model: str) -> str:
+    """The model as the gateway reads it: the `:latest` tag Ollama clients add, removed."""
+    return model.strip().removesuffix(LATEST_TAG)
+
+
+def sniff_image_type(data: bytes) -> str | None:
+    """The image media type the bytes start with; PNG when unrecognised, None for
+    a PDF or audio file (which no seat can be shown)."""
+    if data[:4] == b"RIFF":
+        return "image/webp" if data[8:12] == b"WEBP" else None
+    if any(data.startswith(magic) for magic, _ in _NOT_IMAGE_MAGIC):
+        return None
+    return next((kind for magic, kind in _IMAGE_MAGIC if data.startswith(magic)), "image/png")
+
+
+def image_part(value: object, where: str) -> dict[str, Any]:
+    """One Ollama image (bare base64) as an OpenAI `image_url` part with a `data:` URL."""
+    if isinstance(value, str) and value.startswith("data:image/"):
+        return {"type": "image_url", "image_url": {"url": value}}
+    try:
+        data = base64.b64decode(value, validate=True) if isinstance(value, str) else b""
+    except binascii.Error:
+        data = b""
+    if not data:
+        raise BadRequest(f"{where} must be base64-encoded image bytes", param="images")
+    kind = sniff_image_type(data)
+    if kind is None:
+        what = next((name for magic, name in _NOT_IMAGE_MAGIC if data.startswith(magic)), "audio")
+        raise BadRequest(
+            f"{where} is {what}, which a panel cannot pass on to its seats; "
+            "send the text or an image instead",
+            param="images",
+        )
+    return {"type": "image_url", "image_url": {"url": f"data:{kind};base64,{value}"}}
+
+
+def _images(holder: dict[str, Any], prefix: str) -> list[dict[str, Any]]:
+    """The `images` of a message (`prefix` `messages[i].`) or of a generate body (no prefix)."""
+    images = holder.get("images") or []
+    if not isinstance(images, list):
+        raise BadRequest(f"{prefix}images must be a list of base64 images", param="images")
+    return [image_part(image, f"{prefix}images[{n}]") for n, image in enumerate(images)]
+
+
+def _content(text: str, images: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    if not images:
+        return text
+    return ([{"type": "text", "text": text}] if text else []) + images
+
+
+@dataclass
+class _ToolCalls:
+    """Ollama's id-less tool calls, given ids and matched to their results."""
+
+    issued: int = 0
+    open: list[tuple[str, str]] = field(default_factory=list)
+
+    def call(self, call: object, where: str) -> dict[str, Any]:
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            raise BadRequest(f"{where} must be {{'function': {{'name': ..., 'arguments': {{...}}}}}}")
+        self.issued += 1
+        call_id = f"call_{self.issued}"
+        self.open.append((call_id, function["name"]))
+        arguments = function.get("arguments") or {}
+        if not isinstance(arguments, str):
+            arguments = orjson.dumps(arguments).decode()
+        return {
+            "id": call_id,
+            "type": "function",
+            "function": {"name": function["name"], "arguments": arguments},
+        }
+
+    def answer(self, name: object, where: str) -> str:
+        for index, (call_id, called) in enumerate(self.open):
+            if not name or called == name:
+                del self.open[index]
+                return call_id
+        raise BadRequest(f"{where} is a tool result with no open tool call of that name before it")
+
+
+def _chat_message(message: object, index: int, calls: _ToolCalls) -> ChatMessage:
+    where = f"messages[{index}]"
+    if not isinstance(message, dict):
+        raise BadRequest(f"{where} must be an object with a role and content", param="messages")
+    role = message.get("role")
+    if role not in _ROLES:
+        raise BadRequest(f"{where} has role {role!r}; use system, user, assistant or tool", param="messages")
+    text = message.get("content") or ""
+    if not isinstance(text, str):
+        raise BadRequest(f"{where}.content must be text", param="messages")
+    images = _images(message, f"{where}.")
+    if images and role != "user":
+        raise BadRequest(f"{where}: images are accepted on user messages only", param="messages")
+    read: ChatMessage = {"role": role, "content": _content(text, images)}
+    tool_calls = message.get("tool_calls")
+    if role == "assistant" and tool_calls:
+        if not isinstance(tool_calls, list):
+            raise BadRequest(f"{where}.tool_calls must be a list", param="messages")
+        read["tool_calls"] = [calls.call(c, f"{where}.tool_calls[{n}]") for n, c in enumerate(tool_calls)]
+    if role == "tool":
+        read["tool_call_id"] = calls.answer(message.get("tool_name") or message.get("name"), where)
+    return read
+
+
+def chat_messages(raw: object) -> list[ChatMessage]:
+    """`/api/chat` messages in the canonical (OpenAI) shape."""
+    if not isinstance(raw, list) or not raw:
+        raise BadRequest("`messages` must be a non-empty list", param="messages")
+    calls = _ToolCalls()
+    return [_chat_message(message, index, calls) for index, message in enumerate(raw)]
+
+
+def generate_messages(body: dict[str, Any]) -> list[ChatMessage]:
+    """`/api/generate`'s `system`, `prompt` and `images` as one conversation turn."""
+    if body.get("context"):
+        raise BadRequest(
+            "`context` continues a conversation Ollama stored, and nothing is stored here; "
+            "send the whole conversation as `messages` to /api/chat instead",
+            param="context",
+        )
+    if body.get("suffix"):
+        raise BadRequest(
+            "`suffix` (fill in the middle) is not supported by a panel; put the text after the gap "
+            "in the prompt and say what to fill in",
+            param="suffix",
+        )
+    prompt, system = body.get("prompt") or "", body.get("system") or ""
+    if not isinstance(prompt, str):
+        raise BadRequest(
+            "`prompt` must be one string; send several prompts as several requests", param="prompt"
+        )
+    if not isinstance(system, str):
+        raise BadRequest("`system` must be text", param="system")
+    images = _images(body, "")
+    if not prompt and not images:
+        raise BadRequest("`prompt` is empty; send the text to ask", param="prompt")
+    turn: ChatMessage = {"role": "user", "content": _content(prompt, images)}
+    return [{"role": "system", "content": system}, turn] if system else [turn]
+
+
+def read_options(body: dict[str, Any]) -> dict[str, Any]:
+    """`options` and `format` under their OpenAI names (read, then ignored by a panel)."""
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadRequest('`options` must be an object such as {"temperature": 0.2}', param="options")
+    read = {ours: options[theirs] for theirs, ours in _OPTIONS.items() if theirs in options}
+    wanted = body.get("format")
+    if wanted == "json":
+        read["response_format"] = {"type": "json_object"}
+    elif isinstance(wanted, dict):
+        read["response_format"] = {"type": "json_schema", "json_schema": {"name": "reply", "schema": wanted}}
+    elif wanted not in (None, ""):
+        raise BadRequest('`format` must be "json" or a JSON schema object', param="format")
+    return read
+
+
+def _is_agentic(body: dict[str, Any], messages: Sequence[ChatMessage]) -> bool:
+    if body.get("tools"):
+        return True
+    return any(m["role"] == "tool" or m.get("tool_calls") for m in messages)
+
+
+def _panel_request(body: dict[str, Any], messages: list[ChatMessage], caller: str) -> PanelRequest:
+    model = body.get("model")
+    if model is not None and not isinstance(model, str):
+        raise BadRequest('`model` must be a string such as "bench/<collection>"', param="model")
+    stream = body.get("stream")
+    if stream is not None and not isinstance(stream, bool):
+        raise BadRequest("`stream` must be true or false", param="stream")
+    collection, suffix = parse_model_id(model_name(model or ""))
+    return PanelRequest(
+        model=model or "",
+        collection=collection,
+        messages=messages,
+        stream=stream is not False,
+        reply=read_bench_field(body),
+        suffix_reply=suffix,
+        nominees=read_nominees(body),
+        options=read_options(body),
+        caller=caller,
+        agentic=_is_agentic(body, messages),
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _panel_ns(bench: dict[str, Any]) -> int:
+    """How long the panel took: its slowest seat, then the merger if one wrote the reply.
+
+    Never less than a millisecond: clients divide `eval_count` by it for a
+    tokens-per-second figure, and seat times are kept to hundredths of a second."""
+    seconds = max((float(seat["seconds"]) for seat in bench.get("seats", ())), default=0.0)
+    seconds += float(bench.get("merger", {}).get("seconds", 0.0))
+    return max(int(seconds * 1e9), _MIN_DURATION_NS)
+
+
+def _line(body: dict[str, Any]) -> bytes:
+    return orjson.dumps(body) + b"\n"
+
+
+class _OllamaReply(ABC):
+    """The reply, stream and errors both Ollama routes share; a subclass says
+    where a piece of text goes (`message.content` or `response`)."""
+
+    name = "ollama"
+    stream_media_type = "application/x-ndjson"
+
+    @abstractmethod
+    def _text(self, text: str) -> dict[str, Any]: ...
+
+    def _piece(self, request: PanelRequest, text: str, *, done: bool = False) -> dict[str, Any]:
+        return {"model": request.model, "created_at": _now(), **self._text(text), "done": done}
+
+    def _last(self, request: PanelRequest, finished: Finished, text: str) -> dict[str, Any]:
+        took = _panel_ns(finished.bench)
+        return {
+            **self._piece(request, text, done=True),
+            "done_reason": "stop",
+            "total_duration": took,
+            "load_duration": 0,
+            "prompt_eval_count": estimate_tokens(request.messages),
+            "eval_count": estimate_tokens([{"role": "assistant", "content": finished.content}]),
+            "eval_duration": took,
+            "bench": finished.bench,
+        }
+
+    def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
+        finished = events[-1]
+        assert isinstance(finished, Finished)
+        return self._last(request, finished, finished.content)
+
+    async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
+        async for event in events:
+            if isinstance(event, Failed):
+                yield _line({"error": event.message})
+                return
+            if isinstance(event, Finished):
+                if event.text:
+                    yield _line(self._piece(request, event.text))
+                yield _line(self._last(request, event, ""))
+                return
+            if event.text or isinstance(event, Heartbeat):
+                yield _line(self._piece(request, event.text))
+
+    def error_body(self, error: GatewayError) -> dict[str, Any]:
+        return {"error": error.message}
+
+
+class OllamaChat(_OllamaReply):
+    """`POST /api/chat`: the reply's text goes in `message.content`."""
+
+    def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
+        return _panel_request(body, chat_messages(body.get("messages")), caller)
+
+    def _text(self, text: str) -> dict[str, Any]:
+        return {"message": {"role": "assistant", "content": text}}
+
+
+class OllamaGenerate(_OllamaReply):
+    """`POST /api/generate`: one prompt (and system text); the reply's text goes in `response`."""
+
+    def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
+        return _panel_request(body, generate_messages(body), caller)
+
+    def _text(self, text: str) -> dict[str, Any]:
+        return {"response": text}

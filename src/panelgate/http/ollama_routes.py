@@ -1,0 +1,136 @@
+"""The Ollama surface: `/api/chat`, `/api/generate`, `/api/tags`, `/api/version`, `/api/show`.
+
+`/api/` is also the admin API's prefix, so this surface `owns` exactly these
+five paths: a refusal on them comes back as `{"error": "..."}` (what the
+Ollama clients raise), while every other `/api/...` path keeps the admin
+shape. The listing routes describe collections as Ollama describes local
+models, so a client that only lets a person pick a listed model (Open WebUI)
+can pick a collection in any reply mode.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from panelgate.core.errors import BadRequest, NotFound
+from panelgate.engine.listing import list_collections
+from panelgate.formats.ollama import OllamaChat, OllamaGenerate, model_name
+from panelgate.http.body import read_json_object
+from panelgate.http.panel_route import answer_panel
+from panelgate.http.responses import json_response
+from panelgate.http.services import services
+
+OLLAMA_VERSION = "0.12.0"
+"""The Ollama version this surface answers as; clients check it for features."""
+PATHS = ("/api/chat", "/api/generate", "/api/tags", "/api/version", "/api/show")
+
+router = APIRouter()
+FORMAT = OllamaChat()
+GENERATE = OllamaGenerate()
+
+
+def owns(path: str) -> bool:
+    return path in PATHS
+
+
+@router.post("/api/chat")
+async def chat(request: Request) -> Response:
+    return await answer_panel(request, FORMAT)
+
+
+@router.post("/api/generate")
+async def generate(request: Request) -> Response:
+    return await answer_panel(request, GENERATE)
+
+
+@router.get("/api/version")
+async def version() -> Response:
+    return json_response({"version": OLLAMA_VERSION})
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _details(entry: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "parent_model": "",
+        "format": "panel",
+        "family": "bench",
+        "families": list(entry["members"]),
+        "parameter_size": f"{len(entry['members'])} members",
+        "quantization_level": "",
+    }
+
+
+def _tag(entry: dict[str, Any], modified_at: str) -> dict[str, Any]:
+    """A collection in one reply mode, as `/api/tags` lists a local model; the digest
+    changes when the collection does."""
+    digest = hashlib.sha256(orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    return {
+        "name": entry["id"],
+        "model": entry["id"],
+        "modified_at": modified_at,
+        "size": 0,
+        "digest": digest,
+        "details": _details(entry),
+    }
+
+
+@router.get("/api/tags")
+async def tags(request: Request) -> Response:
+    modified_at = _now()
+    entries = await list_collections(services(request).db)
+    return json_response({"models": [_tag(entry, modified_at) for entry in entries]})
+
+
+def _modelfile(entry: dict[str, Any]) -> str:
+    lines = [f"# {entry['id']}: a panelgate collection, answered by a panel of its members"]
+    if entry["description"]:
+        lines.append(f"# {entry['description']}")
+    lines += [
+        f"# members: {', '.join(entry['members'])}",
+        f"# reply: {entry['reply']}",
+        f"FROM {entry['id']}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _show(entry: dict[str, Any]) -> dict[str, Any]:
+    together = entry["together"]
+    model_info: dict[str, Any] = {"general.architecture": "bench", "general.basename": entry["id"]}
+    if together["context_window"]:
+        model_info["bench.context_length"] = together["context_window"]
+    capabilities = ["completion"] + (["vision"] if "vision" in together["capabilities"] else [])
+    return {
+        "modelfile": _modelfile(entry),
+        "parameters": "",
+        "template": "{{ .Prompt }}",
+        "license": "",
+        "details": _details(entry),
+        "model_info": model_info,
+        "capabilities": capabilities,
+        "modified_at": _now(),
+    }
+
+
+@router.post("/api/show")
+async def show(request: Request) -> Response:
+    body = await read_json_object(request, services(request).settings.max_body_bytes)
+    asked = body.get("model") or body.get("name")
+    if not isinstance(asked, str) or not asked.strip():
+        raise BadRequest('name the model to show, e.g. {"model": "bench/<collection>"}', param="model")
+    name = model_name(asked)
+    wanted = name if name.startswith("bench/") else f"bench/{name}"
+    entries = await list_collections(services(request).db)
+    for entry in entries:
+        if entry["id"] == wanted:
+            return json_response(_show(entry))
+    listed = ", ".join(str(e["id"]) for e in entries if ":" not in str(e["id"])) or "none yet"
+    raise NotFound(f"no model `{asked}` here; collections: {listed}", param="model")
