@@ -197,3 +197,23 @@ class ThreadServer:
     def stop(self) -> None:
         self.uvicorn.should_exit = True
         self.thread.join(30)
+
+
+def break_recording(gateway: Gateway) -> None:
+    """Make the gateway's database refuse to record panels (the seats table goes away).
+
+    A real fault in a real store: a panel that is running when this is done
+    fails at the end, after its reply started, which is what tests of errors
+    inside a stream need.
+    """
+    statement = "ALTER TABLE seats RENAME TO seats_gone"
+    if gateway.database is not None:
+        url = gateway.extra_env["PANELGATE_DATABASE_URL"]
+        subprocess.run(
+            ["psql", url, "-v", "ON_ERROR_STOP=1", "-qc", statement], check=True, capture_output=True
+        )
+        return
+    import sqlite3
+
+    with sqlite3.connect(gateway.home / "panelgate.db") as connection:
+        connection.execute(statement)
