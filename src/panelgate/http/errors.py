@@ -58,7 +58,9 @@ def format_for(request: Request) -> InboundFormat | None:
 def gateway_routes(request: Request) -> str:
     """`METHOD /path` of every gateway route, for a 404 that says where to go instead."""
     routes = [route for router in request.app.state.gateway_routers for route in router.routes]
-    return ", ".join(f"{'/'.join(sorted(r.methods or ()))} {r.path}" for r in routes if isinstance(r, APIRoute))
+    return ", ".join(
+        f"{'/'.join(sorted(r.methods or ()))} {r.path}" for r in routes if isinstance(r, APIRoute)
+    )
 
 
 def error_response(request: Request, error: GatewayError, status: int | None = None) -> Response:
