@@ -52,9 +52,9 @@ def test_failure_before_a_whole_reply_is_a_500_in_the_openai_shape(bench: Gatewa
 
 def test_failure_after_the_stream_started_raises_in_the_anthropic_sdk(bench: Gateway, upstream: FakeUpstream):
     breaker = _break_while_seats_think(bench, upstream)
-    client = anthropic.Anthropic(base_url=bench.url, api_key="unused-locally", max_retries=0)
     pieces = []
     with (
+        anthropic.Anthropic(base_url=bench.url, api_key="unused-locally", max_retries=0) as client,
         pytest.raises(anthropic.APIError, match="gateway failed"),
         client.messages.stream(
             model="bench/core", max_tokens=64, messages=[{"role": "user", "content": "hi"}]
@@ -68,9 +68,8 @@ def test_failure_after_the_stream_started_raises_in_the_anthropic_sdk(bench: Gat
 
 def test_failure_after_the_stream_started_raises_in_the_ollama_client(bench: Gateway, upstream: FakeUpstream):
     breaker = _break_while_seats_think(bench, upstream)
-    client = ollama.Client(host=bench.url)
     pieces = []
-    with pytest.raises(ollama.ResponseError, match="gateway failed"):
+    with ollama.Client(host=bench.url) as client, pytest.raises(ollama.ResponseError, match="gateway failed"):
         for part in client.chat(
             model="bench/core", messages=[{"role": "user", "content": "hi"}], stream=True
         ):
