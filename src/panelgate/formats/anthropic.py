@@ -18,7 +18,6 @@ from typing import Any
 import orjson
 
 from panelgate.core.errors import BadRequest, GatewayError
-from panelgate.core.naming import parse_model_id
 from panelgate.core.sizing import estimate_tokens
 from panelgate.core.types import (
     ChatMessage,
@@ -29,7 +28,8 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
 )
-from panelgate.formats.openai_chat import read_bench_field, read_nominees
+from panelgate.formats.protocol import BenchInBody
+from panelgate.formats.request_fields import panel_request, read_model, read_stream
 
 _ROLES = {"user", "assistant"}
 _DROPPED_BLOCKS = {"thinking", "redacted_thinking"}
@@ -219,36 +219,26 @@ def _text_delta(text: str) -> bytes:
     return _sse("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": text}})
 
 
-class AnthropicMessages:
+class AnthropicMessages(BenchInBody):
     name = "anthropic-messages"
     stream_media_type = "text/event-stream"
 
     def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
-        model = body.get("model")
-        if model is not None and not isinstance(model, str):
-            raise BadRequest('`model` must be a string such as "bench/<collection>"', param="model")
+        model = read_model(body)
         raw = body.get("messages")
         if not isinstance(raw, list) or not raw:
             raise BadRequest("`messages` must be a non-empty list", param="messages")
         messages = _system_message(body.get("system"))
         for index, message in enumerate(raw):
             messages.extend(_read_message(message, index))
-        stream = body.get("stream", False)
-        if not isinstance(stream, bool):
-            raise BadRequest("`stream` must be true or false", param="stream")
-        tools = _has_tools(body)
-        collection, suffix = parse_model_id(model or "")
-        return PanelRequest(
-            model=model or "",
-            collection=collection,
+        return panel_request(
+            body,
+            model=model,
             messages=messages,
-            stream=stream,
-            reply=read_bench_field(body),
-            suffix_reply=suffix,
-            nominees=read_nominees(body),
+            stream=read_stream(body),
             options={ours: body[theirs] for theirs, ours in _OPTIONS.items() if theirs in body},
             caller=caller,
-            agentic=tools or any(m["role"] == "tool" or "tool_calls" in m for m in messages),
+            tools=_has_tools(body),
         )
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:

@@ -17,14 +17,13 @@ import base64
 import binascii
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 
 from panelgate.core.errors import BadRequest, GatewayError
-from panelgate.core.naming import parse_model_id
 from panelgate.core.sizing import estimate_tokens
 from panelgate.core.types import (
     ChatMessage,
@@ -34,7 +33,8 @@ from panelgate.core.types import (
     PanelEvent,
     PanelRequest,
 )
-from panelgate.formats.openai_chat import read_bench_field, read_nominees
+from panelgate.formats.protocol import BenchInBody
+from panelgate.formats.request_fields import panel_request, read_model, read_stream
 
 LATEST_TAG = ":latest"
 _MIN_DURATION_NS = 1_000_000
@@ -212,32 +212,18 @@ def read_options(body: dict[str, Any]) -> dict[str, Any]:
     return read
 
 
-def _is_agentic(body: dict[str, Any], messages: Sequence[ChatMessage]) -> bool:
-    if body.get("tools"):
-        return True
-    return any(m["role"] == "tool" or m.get("tool_calls") for m in messages)
-
-
 def _panel_request(body: dict[str, Any], messages: list[ChatMessage], caller: str) -> PanelRequest:
-    model = body.get("model")
-    if model is not None and not isinstance(model, str):
-        raise BadRequest('`model` must be a string such as "bench/<collection>"', param="model")
-    stream = body.get("stream")
-    if stream is not None and not isinstance(stream, bool):
-        raise BadRequest("`stream` must be true or false", param="stream")
-    collection, suffix = parse_model_id(model_name(model or ""))
-    return PanelRequest(
-        model=model or "",
-        collection=collection,
+    """Ollama streams unless told not to; `:latest` names the same collection."""
+    asked = panel_request(
+        body,
+        model=model_name(read_model(body)),
         messages=messages,
-        stream=stream is not False,
-        reply=read_bench_field(body),
-        suffix_reply=suffix,
-        nominees=read_nominees(body),
+        stream=read_stream(body, default=True),
         options=read_options(body),
         caller=caller,
-        agentic=_is_agentic(body, messages),
+        tools=bool(body.get("tools")),
     )
+    return replace(asked, model=read_model(body))
 
 
 def _now() -> str:
@@ -258,7 +244,7 @@ def _line(body: dict[str, Any]) -> bytes:
     return orjson.dumps(body) + b"\n"
 
 
-class _OllamaReply(ABC):
+class _OllamaReply(BenchInBody, ABC):
     """The reply, stream and errors both Ollama routes share; a subclass says
     where a piece of text goes (`message.content` or `response`)."""
 

@@ -16,18 +16,17 @@ from typing import Any
 import orjson
 
 from panelgate.core.errors import BadRequest, GatewayError
-from panelgate.core.naming import parse_model_id
 from panelgate.core.types import (
-    REPLY_MODES,
     ChatMessage,
     Failed,
     Finished,
     Heartbeat,
     PanelEvent,
     PanelRequest,
-    ReplyMode,
     Seated,
 )
+from panelgate.formats.protocol import BenchInBody
+from panelgate.formats.request_fields import panel_request, read_model, read_stream
 
 _ROLES = {"system", "developer", "user", "assistant", "tool"}
 _OPTIONS = (
@@ -48,35 +47,6 @@ _UNSENDABLE_PARTS = {
     "input_file": "file parts",
     "audio": "audio parts",
 }
-
-
-def _reply_mode(value: object, where: str) -> ReplyMode:
-    if value not in REPLY_MODES:
-        raise BadRequest(f"{where} must be one of all, merged, route; got {value!r}", param=where)
-    mode: ReplyMode = value
-    return mode
-
-
-def read_bench_field(body: dict[str, Any]) -> ReplyMode | None:
-    """`"bench": {"reply": ...}`, the body's way to pick a reply mode."""
-    bench = body.get("bench")
-    if bench is None:
-        return None
-    if not isinstance(bench, dict):
-        raise BadRequest('`bench` must be an object such as {"reply": "merged"}', param="bench")
-    if "reply" not in bench or bench["reply"] is None:
-        return None
-    return _reply_mode(bench["reply"], "bench.reply")
-
-
-def read_nominees(body: dict[str, Any]) -> tuple[str, ...]:
-    """`"with": [alias, ...]`: models the caller wants on the explorer seats."""
-    nominees = body.get("with")
-    if nominees is None:
-        return ()
-    if not isinstance(nominees, list) or not all(isinstance(a, str) and a.strip() for a in nominees):
-        raise BadRequest('`with` must be a list of model aliases, e.g. ["m3"]', param="with")
-    return tuple(a.strip() for a in nominees)
 
 
 def _check_part(part: object, index: int) -> None:
@@ -126,13 +96,7 @@ def _check_message(message: object, index: int) -> ChatMessage:
     return message
 
 
-def _is_agentic(body: dict[str, Any], messages: Sequence[ChatMessage]) -> bool:
-    if body.get("tools"):
-        return True
-    return any(m.get("role") == "tool" or m.get("tool_calls") for m in messages)
-
-
-class OpenAIChat:
+class OpenAIChat(BenchInBody):
     name = "openai-chat"
     stream_media_type = "text/event-stream"
 
@@ -143,28 +107,19 @@ class OpenAIChat:
                 "send `tools` to bench/<collection>:route instead",
                 param="functions",
             )
-        model = body.get("model")
-        if model is not None and not isinstance(model, str):
-            raise BadRequest('`model` must be a string such as "bench/<collection>"', param="model")
+        model = read_model(body)
         raw = body.get("messages")
         if not isinstance(raw, list) or not raw:
             raise BadRequest("`messages` must be a non-empty list", param="messages")
         messages = [_check_message(m, i) for i, m in enumerate(raw)]
-        stream = body.get("stream", False)
-        if not isinstance(stream, bool):
-            raise BadRequest("`stream` must be true or false", param="stream")
-        collection, suffix = parse_model_id(model or "")
-        return PanelRequest(
-            model=model or "",
-            collection=collection,
+        return panel_request(
+            body,
+            model=model,
             messages=messages,
-            stream=stream,
-            reply=read_bench_field(body),
-            suffix_reply=suffix,
-            nominees=read_nominees(body),
+            stream=read_stream(body),
             options={k: body[k] for k in _OPTIONS if k in body},
             caller=caller,
-            agentic=_is_agentic(body, messages),
+            tools=bool(body.get("tools")),
         )
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:

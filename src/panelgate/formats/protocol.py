@@ -35,3 +35,14 @@ class InboundFormat(Protocol):
     def error_body(self, error: GatewayError) -> dict[str, Any]:
         """This API's error body for a refusal."""
         ...
+
+    def reply_headers(self, events: Sequence[PanelEvent]) -> dict[str, str]:
+        """Headers for the whole reply, for an API whose body has no room for `bench`."""
+        ...
+
+
+class BenchInBody:
+    """For the APIs whose replies carry `bench` in the body: no extra headers."""
+
+    def reply_headers(self, events: Sequence[PanelEvent]) -> dict[str, str]:
+        return {}

@@ -14,14 +14,32 @@ from fastapi import FastAPI
 
 from panelgate import __version__
 from panelgate.engine.panel import PanelRunner
-from panelgate.http import admin, anthropic_routes, bench, errors, health, ollama_routes, openai_chat_routes
+from panelgate.http import (
+    admin,
+    anthropic_routes,
+    bench,
+    completions_routes,
+    errors,
+    gemini_routes,
+    health,
+    ollama_routes,
+    openai_chat_routes,
+    responses_routes,
+)
 from panelgate.http.services import Services
 from panelgate.settings import Settings
 from panelgate.store import Database
 from panelgate.upstream import KeyStore, UpstreamClient
 
 SHUTDOWN_GRACE_S = 30.0
-SURFACES = (openai_chat_routes, anthropic_routes, ollama_routes)
+SURFACES = (
+    openai_chat_routes,
+    anthropic_routes,
+    ollama_routes,
+    gemini_routes,
+    responses_routes,
+    completions_routes,
+)
 """The inbound API surfaces (see `errors.Surface`); a new API format adds its module here."""
 
 

@@ -44,4 +44,4 @@ async def answer_panel(request: Request, fmt: InboundFormat) -> Response:
         return json_response(
             fmt.error_body(error_for_status(last.status, last.message)), last.status, headers
         )
-    return json_response(fmt.render(asked, events), 200, headers)
+    return json_response(fmt.render(asked, events), 200, {**headers, **fmt.reply_headers(events)})

@@ -1,0 +1,414 @@
+"""Google Gemini, inbound: `:generateContent`, `:streamGenerateContent`, `:countTokens`.
+
+People reach the bench from Google's GenAI SDKs too, so a Gemini request is
+read into the canonical OpenAI-shaped `PanelRequest`. Gemini differs in ways
+translated here: the model and the method live in the URL path, not the
+body, so one `GeminiFormat` is made per call; fields come camelCase or
+snake_case; turns are `user`/`model` with typed parts (`inlineData`,
+`fileData`, `functionCall`, ...). Anything a panel would otherwise drop
+silently — PDF or audio data, uploaded (Files API) files, Google-hosted
+tools, cached content — is refused with what to send instead.
+
+Google's SDKs refuse reply fields they do not know, so `bench` never goes in
+the body: a whole reply names its seats in the `X-Bench-Seats` header
+(`reply_headers`). A stream is SSE with `?alt=sse`, else one JSON array
+written element by element.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+
+from panelgate.core.errors import BadRequest, GatewayError
+from panelgate.core.sizing import estimate_tokens
+from panelgate.core.types import (
+    ChatMessage,
+    Failed,
+    Finished,
+    Heartbeat,
+    PanelEvent,
+    PanelRequest,
+    Seated,
+)
+from panelgate.formats.request_fields import panel_request
+
+METHODS = ("generateContent", "streamGenerateContent", "countTokens")
+"""The Gemini model methods this gateway serves."""
+
+_ROLES = {"user": "user", "model": "assistant", "function": "user"}
+_DATA_KEYS = (
+    "text",
+    "inlineData",
+    "fileData",
+    "functionCall",
+    "functionResponse",
+    "executableCode",
+    "codeExecutionResult",
+)
+_URL_SAFE = str.maketrans("-_", "+/")
+_CODE_KEYS = {"executableCode", "codeExecutionResult"}
+_FILES_API_HOSTS = ("generativelanguage.googleapis.com", "storage.googleapis.com")
+_OPTIONS = {
+    "maxOutputTokens": "max_tokens",
+    "temperature": "temperature",
+    "topP": "top_p",
+    "stopSequences": "stop",
+    "seed": "seed",
+    "presencePenalty": "presence_penalty",
+    "frequencyPenalty": "frequency_penalty",
+}
+_STATUS_NAMES = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    413: "INVALID_ARGUMENT",
+    415: "INVALID_ARGUMENT",
+    429: "RESOURCE_EXHAUSTED",
+    503: "UNAVAILABLE",
+}
+_HOSTED_TOOLS_ADVICE = (
+    "a panel cannot run Google-hosted tools (search, URL context, code execution, ...); "
+    "put what they would fetch in the prompt, or send your own functionDeclarations to "
+    "bench/<collection>:route"
+)
+
+
+def _snake(camel: str) -> str:
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", camel).lower()
+
+
+def _field(holder: dict[str, Any], camel: str) -> Any:
+    """A field under its camelCase name or its snake_case twin (Gemini accepts both)."""
+    if camel in holder:
+        return holder[camel]
+    return holder.get(_snake(camel))
+
+
+def _object(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise BadRequest(f"{where} must be an object", param="contents")
+    return value
+
+
+def _image_from_data(data: dict[str, Any], where: str) -> dict[str, Any]:
+    mime, payload = _field(data, "mimeType"), data.get("data")
+    if not isinstance(mime, str) or not mime.startswith("image/"):
+        raise BadRequest(
+            f"{where} is inline data of type {mime!r}, which a panel cannot pass on to its seats "
+            "(only images); send the text or an image instead",
+            param="contents",
+        )
+    if not isinstance(payload, str) or not payload:
+        raise BadRequest(f"{where} needs base64 `data`", param="contents")
+    return {"type": "image_url", "image_url": {"url": f"data:{mime};base64,{_standard_base64(payload)}"}}
+
+
+def _standard_base64(data: str) -> str:
+    """Google's SDKs send bytes URL-safe base64 encoded; a data URL needs the standard alphabet."""
+    standard = data.translate(_URL_SAFE).strip()
+    return standard + "=" * (-len(standard) % 4)
+
+
+def _image_from_file(data: dict[str, Any], where: str) -> dict[str, Any]:
+    uri, mime = _field(data, "fileUri"), _field(data, "mimeType")
+    if not isinstance(uri, str) or not uri.startswith(("http://", "https://")):
+        raise BadRequest(
+            f"{where} names {uri!r}; a panel takes only http(s) image URLs — send the image "
+            "as inlineData or a public http(s) URL",
+            param="contents",
+        )
+    if urlsplit(uri).hostname in _FILES_API_HOSTS:
+        raise BadRequest(
+            f"{where} names a file uploaded to Google (Files API), which the panel's seats cannot "
+            "fetch; send the image as inlineData or a public http(s) URL",
+            param="contents",
+        )
+    if mime is not None and (not isinstance(mime, str) or not mime.startswith("image/")):
+        raise BadRequest(
+            f"{where} is a file of type {mime!r}, which a panel cannot pass on to its seats "
+            "(only images); send the text or an image instead",
+            param="contents",
+        )
+    return {"type": "image_url", "image_url": {"url": uri}}
+
+
+def _kind(part: dict[str, Any], where: str) -> str:
+    kind = next((key for key in _DATA_KEYS if _field(part, key) is not None), None)
+    if kind is None:
+        raise BadRequest(
+            f"{where} carries {sorted(part)}, which a panel cannot pass on; send text or image parts",
+            param="contents",
+        )
+    if kind in _CODE_KEYS:
+        raise BadRequest(f"{where} is a `{kind}` part; {_HOSTED_TOOLS_ADVICE}", param="contents")
+    return kind
+
+
+@dataclass
+class _ToolCalls:
+    """Gemini function calls, given ids when they have none and matched to their responses."""
+
+    issued: int = 0
+    open: list[tuple[str, str]] = field(default_factory=list)
+
+    def call(self, value: object, where: str) -> dict[str, Any]:
+        call = _object(value, where)
+        name = call.get("name")
+        if not isinstance(name, str):
+            raise BadRequest(f"{where} is a functionCall without a name", param="contents")
+        self.issued += 1
+        given = call.get("id")
+        call_id = given if isinstance(given, str) and given else f"call_{self.issued}"
+        self.open.append((call_id, name))
+        arguments = orjson.dumps(call.get("args") or {}).decode()
+        return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+    def answer(self, value: object, where: str) -> ChatMessage:
+        response = _object(value, where)
+        wanted = response.get("id")
+        for index, (call_id, name) in enumerate(self.open):
+            if call_id == wanted or (not isinstance(wanted, str) and name == response.get("name")):
+                del self.open[index]
+                content = orjson.dumps(response.get("response") or {}).decode()
+                return {"role": "tool", "tool_call_id": call_id, "content": content}
+        raise BadRequest(f"{where} is a functionResponse with no functionCall before it", param="contents")
+
+
+def _joined(parts: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    """Text alone reads as plain content (parts a line apart); with images it stays a list of parts."""
+    if all(p["type"] == "text" for p in parts):
+        return "\n".join(str(p["text"]) for p in parts)
+    return parts
+
+
+def _read_content(content: object, index: int, calls: _ToolCalls) -> list[ChatMessage]:
+    """One Gemini turn as OpenAI messages: function responses first, then the turn itself."""
+    where = f"contents[{index}]"
+    turn = _object(content, where)
+    named = turn.get("role") or "user"
+    role = _ROLES.get(named) if isinstance(named, str) else None
+    if role is None:
+        raise BadRequest(
+            f"{where} has role {turn.get('role')!r}; use user or model, "
+            "and put system text in systemInstruction",
+            param="contents",
+        )
+    raw_parts = turn.get("parts")
+    if not isinstance(raw_parts, list):
+        raise BadRequest(f"{where}.parts must be a list of parts", param="contents")
+    parts: list[dict[str, Any]] = []
+    tool_calls: list[dict[str, Any]] = []
+    answers: list[ChatMessage] = []
+    for number, raw in enumerate(raw_parts):
+        at = f"{where}.parts[{number}]"
+        part = _object(raw, at)
+        if part.get("thought") is True:
+            continue
+        kind = _kind(part, at)
+        value = _field(part, kind)
+        if kind == "text":
+            if not isinstance(value, str):
+                raise BadRequest(f"{at}.text must be text", param="contents")
+            parts.append({"type": "text", "text": value})
+        elif kind == "functionCall":
+            tool_calls.append(calls.call(value, at))
+        elif kind == "functionResponse":
+            answers.append(calls.answer(value, at))
+        elif role != "user":
+            raise BadRequest(f"{at}: images are accepted in user turns only", param="contents")
+        else:
+            read = _image_from_data if kind == "inlineData" else _image_from_file
+            parts.append(read(_object(value, at), at))
+    if not parts and not tool_calls:
+        return answers
+    message: ChatMessage = {"role": role, "content": _joined(parts)}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    return [*answers, message]
+
+
+def _system_message(instruction: object) -> list[ChatMessage]:
+    if instruction is None or instruction == "":
+        return []
+    if isinstance(instruction, str):
+        return [{"role": "system", "content": instruction}]
+    parts = instruction.get("parts") if isinstance(instruction, dict) else None
+    if isinstance(parts, list) and all(isinstance(p, dict) and isinstance(p.get("text"), str) for p in parts):
+        text = "\n".join(str(p["text"]) for p in parts)
+        return [{"role": "system", "content": text}] if text else []
+    raise BadRequest("`systemInstruction` must be text or a content of text parts", param="systemInstruction")
+
+
+def _has_tools(body: dict[str, Any]) -> bool:
+    """True for any function declarations; Google-hosted tools are refused."""
+    tools = body.get("tools")
+    if tools is None:
+        return False
+    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
+        raise BadRequest("`tools` must be a list of tool objects", param="tools")
+    declared = False
+    for tool in tools:
+        hosted = sorted(
+            key for key, value in tool.items() if value is not None and _snake(key) != "function_declarations"
+        )
+        if hosted:
+            raise BadRequest(f"`tools` asks for {', '.join(hosted)}; {_HOSTED_TOOLS_ADVICE}", param="tools")
+        declared = declared or bool(_field(tool, "functionDeclarations"))
+    return declared
+
+
+def _options(body: dict[str, Any]) -> dict[str, Any]:
+    """`generationConfig` under OpenAI names (read, then ignored by a panel)."""
+    config = _field(body, "generationConfig") or {}
+    if not isinstance(config, dict):
+        raise BadRequest("`generationConfig` must be an object", param="generationConfig")
+    read = {ours: _field(config, theirs) for theirs, ours in _OPTIONS.items()}
+    options = {key: value for key, value in read.items() if value is not None}
+    if _field(config, "responseMimeType") == "application/json":
+        options["response_format"] = {"type": "json_object"}
+    return options
+
+
+def _usage(request: PanelRequest, content: str) -> dict[str, int]:
+    prompt = estimate_tokens(request.messages)
+    reply = estimate_tokens([{"role": "assistant", "content": content}])
+    return {"promptTokenCount": prompt, "candidatesTokenCount": reply, "totalTokenCount": prompt + reply}
+
+
+class GeminiFormat:
+    """The Gemini adapter for one call: the model and method come from the URL path.
+
+    The surface's `FORMAT` is an unbound one (used for error bodies);
+    `for_call` binds a model, streaming and the stream's framing."""
+
+    name = "gemini"
+
+    def __init__(self, model: str = "", *, streamed: bool = False, sse: bool = True) -> None:
+        self.model = model
+        self.streamed = streamed
+        self.sse = sse
+        self.stream_media_type = "text/event-stream" if sse else "application/json"
+
+    def for_call(self, model: str, *, streamed: bool, sse: bool) -> GeminiFormat:
+        return GeminiFormat(model, streamed=streamed, sse=sse)
+
+    def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
+        if _field(body, "cachedContent"):
+            raise BadRequest(
+                "`cachedContent` names content cached at Google, which a panel's seats cannot read; "
+                "send the content itself in `contents`",
+                param="cachedContent",
+            )
+        raw = body.get("contents")
+        if not isinstance(raw, list) or not raw:
+            raise BadRequest("`contents` must be a non-empty list of turns", param="contents")
+        messages = _system_message(_field(body, "systemInstruction"))
+        calls = _ToolCalls()
+        for index, content in enumerate(raw):
+            messages.extend(_read_content(content, index, calls))
+        return panel_request(
+            body,
+            model=self.model,
+            messages=messages,
+            stream=self.streamed,
+            options=_options(body),
+            caller=caller,
+            tools=_has_tools(body),
+        )
+
+    def decode_count(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
+        """A `:countTokens` body: `contents` itself or wrapped in `generateContentRequest`."""
+        wrapped = _field(body, "generateContentRequest")
+        if wrapped is not None and not isinstance(wrapped, dict):
+            raise BadRequest("`generateContentRequest` must be an object", param="generateContentRequest")
+        return self.decode(wrapped or body, caller=caller)
+
+    def count_tokens(self, request: PanelRequest) -> dict[str, Any]:
+        """`:countTokens`: the size estimate seating uses, no model asked."""
+        return {"totalTokens": estimate_tokens(request.messages)}
+
+    def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
+        finished = events[-1]
+        assert isinstance(finished, Finished)
+        panel = next(e.panel for e in events if isinstance(e, Seated))
+        return {
+            **self._chunk(request, panel, finished.content, "STOP"),
+            "usageMetadata": _usage(request, finished.content),
+        }
+
+    def reply_headers(self, events: Sequence[PanelEvent]) -> dict[str, str]:
+        """`X-Bench-Seats`: every seat (merger included) of a whole reply, as compact JSON."""
+        finished = events[-1]
+        if not isinstance(finished, Finished):
+            return {}
+        seats = [
+            *finished.bench.get("seats", ()),
+            *([finished.bench["merger"]] if "merger" in finished.bench else []),
+        ]
+        named = [{key: seat[key] for key in ("call", "seat", "alias", "status")} for seat in seats]
+        return {"X-Bench-Seats": json.dumps(named, separators=(",", ":"))}
+
+    async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
+        frame = _sse_frame if self.sse else _ArrayFrame()
+        async for body in self._chunks(request, events):
+            yield frame(body)
+        if isinstance(frame, _ArrayFrame):
+            yield frame.close()
+
+    async def _chunks(
+        self, request: PanelRequest, events: AsyncIterator[PanelEvent]
+    ) -> AsyncIterator[dict[str, Any]]:
+        panel = ""
+        async for event in events:
+            if isinstance(event, Seated):
+                panel = event.panel
+            if isinstance(event, Failed):
+                yield {"error": self._error(event.status, event.message)}
+                return
+            if isinstance(event, Finished):
+                last = self._chunk(request, panel, event.text, "STOP")
+                yield {**last, "usageMetadata": _usage(request, event.content)}
+                return
+            if event.text or isinstance(event, Heartbeat):
+                yield self._chunk(request, panel, event.text)
+
+    @staticmethod
+    def _chunk(request: PanelRequest, panel: str, text: str, finish: str | None = None) -> dict[str, Any]:
+        candidate: dict[str, Any] = {"content": {"role": "model", "parts": [{"text": text}]}, "index": 0}
+        if finish:
+            candidate["finishReason"] = finish
+        return {"candidates": [candidate], "modelVersion": request.model, "responseId": panel}
+
+    def error_body(self, error: GatewayError) -> dict[str, Any]:
+        return {"error": self._error(error.status, error.message)}
+
+    @staticmethod
+    def _error(status: int, message: str) -> dict[str, Any]:
+        return {"code": status, "message": message, "status": _STATUS_NAMES.get(status, "INTERNAL")}
+
+
+def _sse_frame(body: dict[str, Any]) -> bytes:
+    return b"data: " + orjson.dumps(body) + b"\r\n\r\n"
+
+
+class _ArrayFrame:
+    """The stream as one JSON array: `[` before the first element, `,\\r\\n` between, `]` at the end."""
+
+    def __init__(self) -> None:
+        self.opened = False
+
+    def __call__(self, body: dict[str, Any]) -> bytes:
+        lead = b",\r\n" if self.opened else b"["
+        self.opened = True
+        return lead + orjson.dumps(body)
+
+    def close(self) -> bytes:
+        return b"]" if self.opened else b"[]"

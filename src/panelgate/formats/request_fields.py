@@ -1,0 +1,90 @@
+"""The request fields every inbound API shares, read the same way everywhere.
+
+Each API spells messages its own way, but the model id, the stream flag, the
+`with` nominees and the `bench` reply choice mean the same in all of them;
+reading them here keeps one refusal message per mistake, whichever API the
+caller spoke.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from panelgate.core.errors import BadRequest
+from panelgate.core.naming import parse_model_id
+from panelgate.core.types import REPLY_MODES, ChatMessage, PanelRequest, ReplyMode
+
+
+def read_model(body: dict[str, Any]) -> str:
+    """The `model` as sent ("" when absent: the engine then lists the collections)."""
+    model = body.get("model")
+    if model is not None and not isinstance(model, str):
+        raise BadRequest('`model` must be a string such as "bench/<collection>"', param="model")
+    return model or ""
+
+
+def read_stream(body: dict[str, Any], *, default: bool = False) -> bool:
+    stream = body.get("stream")
+    if stream is None:
+        return default
+    if not isinstance(stream, bool):
+        raise BadRequest("`stream` must be true or false", param="stream")
+    return stream
+
+
+def read_bench_field(body: dict[str, Any]) -> ReplyMode | None:
+    """`"bench": {"reply": ...}`, the body's way to pick a reply mode."""
+    bench = body.get("bench")
+    if bench is None:
+        return None
+    if not isinstance(bench, dict):
+        raise BadRequest('`bench` must be an object such as {"reply": "merged"}', param="bench")
+    reply = bench.get("reply")
+    if reply is None:
+        return None
+    if reply not in REPLY_MODES:
+        raise BadRequest(f"bench.reply must be one of all, merged, route; got {reply!r}", param="bench.reply")
+    mode: ReplyMode = reply
+    return mode
+
+
+def read_nominees(body: dict[str, Any]) -> tuple[str, ...]:
+    """`"with": [alias, ...]`: models the caller wants on the explorer seats."""
+    nominees = body.get("with")
+    if nominees is None:
+        return ()
+    if not isinstance(nominees, list) or not all(isinstance(a, str) and a.strip() for a in nominees):
+        raise BadRequest('`with` must be a list of model aliases, e.g. ["m3"]', param="with")
+    return tuple(a.strip() for a in nominees)
+
+
+def has_tool_history(messages: Sequence[ChatMessage]) -> bool:
+    """Tool calls or tool results in the conversation (route mode only)."""
+    return any(m.get("role") == "tool" or m.get("tool_calls") for m in messages)
+
+
+def panel_request(
+    body: dict[str, Any],
+    *,
+    model: str,
+    messages: list[ChatMessage],
+    stream: bool,
+    options: dict[str, Any],
+    caller: str,
+    tools: bool = False,
+) -> PanelRequest:
+    """The canonical request from what a format read, plus the fields all APIs share."""
+    collection, suffix = parse_model_id(model)
+    return PanelRequest(
+        model=model,
+        collection=collection,
+        messages=messages,
+        stream=stream,
+        reply=read_bench_field(body),
+        suffix_reply=suffix,
+        nominees=read_nominees(body),
+        options=options,
+        caller=caller,
+        agentic=tools or has_tool_history(messages),
+    )
