@@ -27,7 +27,7 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
 )
-from panelgate.formats.protocol import BenchInBody
+from panelgate.formats.protocol import BenchInBody, finished_panel
 from panelgate.formats.request_fields import panel_request, read_model, read_stream
 
 _OPTIONS = (
@@ -98,9 +98,7 @@ class OpenAICompletions(BenchInBody):
         )
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
-        finished = events[-1]
-        assert isinstance(finished, Finished)
-        panel = next(e.panel for e in events if isinstance(e, Seated))
+        finished, panel = finished_panel(events)
         return {
             "id": f"cmpl-{panel}",
             "object": "text_completion",

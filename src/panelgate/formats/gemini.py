@@ -37,6 +37,7 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
 )
+from panelgate.formats.protocol import finished_panel
 from panelgate.formats.request_fields import panel_request
 
 METHODS = ("generateContent", "streamGenerateContent", "countTokens")
@@ -336,9 +337,7 @@ class GeminiFormat:
         return {"totalTokens": estimate_tokens(request.messages)}
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
-        finished = events[-1]
-        assert isinstance(finished, Finished)
-        panel = next(e.panel for e in events if isinstance(e, Seated))
+        finished, panel = finished_panel(events)
         return {
             **self._chunk(request, panel, finished.content, "STOP"),
             "usageMetadata": _usage(request, finished.content),

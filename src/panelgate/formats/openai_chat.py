@@ -25,7 +25,7 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
 )
-from panelgate.formats.protocol import BenchInBody
+from panelgate.formats.protocol import BenchInBody, finished_panel
 from panelgate.formats.request_fields import panel_request, read_model, read_stream
 
 _ROLES = {"system", "developer", "user", "assistant", "tool"}
@@ -123,9 +123,7 @@ class OpenAIChat(BenchInBody):
         )
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
-        finished = events[-1]
-        assert isinstance(finished, Finished)
-        panel = next(e.panel for e in events if isinstance(e, Seated))
+        finished, panel = finished_panel(events)
         return {
             "id": f"chatcmpl-{panel}",
             "object": "chat.completion",

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any, Protocol
 
 from panelgate.core.errors import GatewayError
-from panelgate.core.types import PanelEvent, PanelRequest
+from panelgate.core.types import Finished, PanelEvent, PanelRequest, Seated
 
 
 class InboundFormat(Protocol):
@@ -46,3 +46,10 @@ class BenchInBody:
 
     def reply_headers(self, events: Sequence[PanelEvent]) -> dict[str, str]:
         return {}
+
+
+def finished_panel(events: Sequence[PanelEvent]) -> tuple[Finished, str]:
+    """The `Finished` event that ends a completed run, and the panel's id (from `Seated`)."""
+    finished = events[-1]
+    assert isinstance(finished, Finished), "render is only called on a run that finished"
+    return finished, next(e.panel for e in events if isinstance(e, Seated))

@@ -35,7 +35,7 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
 )
-from panelgate.formats.protocol import BenchInBody
+from panelgate.formats.protocol import BenchInBody, finished_panel
 from panelgate.formats.request_fields import panel_request, read_model, read_stream
 
 _ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
@@ -377,9 +377,7 @@ class OpenAIResponses(BenchInBody):
         )
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
-        finished = events[-1]
-        assert isinstance(finished, Finished)
-        panel = next(e.panel for e in events if isinstance(e, Seated))
+        finished, panel = finished_panel(events)
         now = int(time.time())
         item = _message_item(panel, "completed", [_text_part(finished.content)])
         return {
