@@ -9,6 +9,9 @@ import anthropic
 import ollama
 import openai
 import pytest
+from google import genai
+from google.genai import errors as genai_errors
+from google.genai import types
 
 from tests.http.helpers import sdk
 from tests.support.gateway import Gateway, break_recording
@@ -74,5 +77,40 @@ def test_failure_after_the_stream_started_raises_in_the_ollama_client(bench: Gat
             model="bench/core", messages=[{"role": "user", "content": "hi"}], stream=True
         ):
             pieces.append(part.message.content)
+    breaker.join()
+    assert "**bench/core**" in "".join(pieces)
+
+
+def test_failure_after_the_stream_started_raises_in_the_responses_api(bench: Gateway, upstream: FakeUpstream):
+    breaker = _break_while_seats_think(bench, upstream)
+    kinds = []
+    with pytest.raises(openai.APIError, match="gateway failed"):
+        for event in sdk(bench).responses.create(model="bench/core", input="hi", stream=True):
+            kinds.append(event.type)
+    breaker.join()
+    assert "response.output_text.delta" in kinds, "the reply had started before the failure"
+
+
+def test_failure_after_the_stream_started_raises_in_completions(
+    bench: Gateway, upstream: FakeUpstream
+):
+    breaker = _break_while_seats_think(bench, upstream)
+    pieces = []
+    with pytest.raises(openai.APIError, match="gateway failed"):
+        for chunk in sdk(bench).completions.create(model="bench/core", prompt="hi", stream=True):
+            pieces.append(chunk.choices[0].text if chunk.choices else "")
+    breaker.join()
+    assert "**bench/core**" in "".join(pieces)
+
+
+def test_failure_after_the_stream_started_raises_in_the_genai_sdk(bench: Gateway, upstream: FakeUpstream):
+    breaker = _break_while_seats_think(bench, upstream)
+    client = genai.Client(
+        api_key="unused-locally", http_options=types.HttpOptions(base_url=bench.url, api_version="v1beta")
+    )
+    pieces = []
+    with pytest.raises(genai_errors.APIError, match="gateway failed"):
+        for chunk in client.models.generate_content_stream(model="bench/core", contents="hi"):
+            pieces.append(chunk.text or "")
     breaker.join()
     assert "**bench/core**" in "".join(pieces)
