@@ -91,9 +91,7 @@ def test_failure_after_the_stream_started_raises_in_the_responses_api(bench: Gat
     assert "response.output_text.delta" in kinds, "the reply had started before the failure"
 
 
-def test_failure_after_the_stream_started_raises_in_completions(
-    bench: Gateway, upstream: FakeUpstream
-):
+def test_failure_after_the_stream_started_raises_in_completions(bench: Gateway, upstream: FakeUpstream):
     breaker = _break_while_seats_think(bench, upstream)
     pieces = []
     with pytest.raises(openai.APIError, match="gateway failed"):
@@ -105,11 +103,12 @@ def test_failure_after_the_stream_started_raises_in_completions(
 
 def test_failure_after_the_stream_started_raises_in_the_genai_sdk(bench: Gateway, upstream: FakeUpstream):
     breaker = _break_while_seats_think(bench, upstream)
-    client = genai.Client(
-        api_key="unused-locally", http_options=types.HttpOptions(base_url=bench.url, api_version="v1beta")
-    )
+    options = types.HttpOptions(base_url=bench.url, api_version="v1beta")
     pieces = []
-    with pytest.raises(genai_errors.APIError, match="gateway failed"):
+    with (
+        genai.Client(api_key="unused-locally", http_options=options) as client,
+        pytest.raises(genai_errors.APIError, match="gateway failed"),
+    ):
         for chunk in client.models.generate_content_stream(model="bench/core", contents="hi"):
             pieces.append(chunk.text or "")
     breaker.join()
