@@ -107,3 +107,11 @@ async def test_api_other_than_chat_is_refused_without_a_call(client: UpstreamCli
         await client.chat(target, HELLO, {}, deadline=seconds_from_now(5))
     assert caught.value.kind == "structural" and "anthropic" in caught.value.message
     assert upstream.requests == []
+
+
+async def test_base_url_that_is_not_http_fails_at_once_without_retries(client: UpstreamClient):
+    target = Target(endpoint="odd", base_url="ftp://127.0.0.1/v1", served_id="m1")
+    with pytest.raises(UpstreamError) as caught:
+        await client.chat(target, HELLO, {}, deadline=seconds_from_now(5))
+    assert type(caught.value) is UpstreamError and caught.value.attempts == 1
+    assert "http(s) URL" in caught.value.message and caught.value.provider == "odd"

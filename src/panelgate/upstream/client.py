@@ -1,13 +1,13 @@
 """Calls to the endpoints that serve the models: one pooled HTTP client for the process.
 
 The engine asks a seat with `chat`; endpoint setup lists models with
-`list_models`. Both go through one aiohttp session (made on first use inside
-the app's event loop), so hundreds of seats share kept-alive connections
-instead of paying a handshake each. The transport is aiohttp rather than
-httpx because the benchmark showed httpx to be the bottleneck: its
-connection pool scans every connection for every request, which cost 2 to
-13 ms of CPU per streamed call at 64 concurrent calls (30 to 200 calls/s on
-two cores) against about 0.5 ms with aiohttp (800+ calls/s).
+`list_models`. Both go through one pool of kept-alive connections
+(`transport`), so hundreds of seats share connections instead of paying a
+handshake each. The pool is our own lean HTTP/1.1 client because the
+benchmark found the general-purpose ones to be the gateway's bottleneck:
+httpx's pool scans every connection for every request (2 to 13 ms of CPU per
+streamed call at 64 concurrent calls) and aiohttp about 0.4 ms per call,
+against under 0.2 ms with `transport` (its docstring has the numbers).
 
 Three promises the engine relies on:
 
@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-import aiohttp
 import orjson
 
 from panelgate.core.types import ChatMessage
@@ -48,12 +47,12 @@ from panelgate.upstream.errors import (
 )
 from panelgate.upstream.keys import KeyFileError, KeyStore
 from panelgate.upstream.retry import MAX_RETRIES, is_retry_status, retry_after, wait_before_retry
+from panelgate.upstream.transport import BadRequest, HttpPool, Reply, TransportError
 
 OnText = Callable[[str], Awaitable[None]]
 
 _CONNECT_TIMEOUT_S = 10.0
 _ERROR_BODY_BYTES = 64 * 1024
-_POOL_SIZE = 1024
 _KEEPALIVE_S = 30.0
 
 
@@ -109,22 +108,10 @@ class UpstreamClient:
     def __init__(self, settings: Settings, keys: KeyStore) -> None:
         self._settings = settings
         self._keys = keys
-        self._pool: aiohttp.ClientSession | None = None
-
-    def _session(self) -> aiohttp.ClientSession:
-        if self._pool is None:
-            self._pool = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=_POOL_SIZE, keepalive_timeout=_KEEPALIVE_S),
-                timeout=aiohttp.ClientTimeout(total=None, sock_connect=_CONNECT_TIMEOUT_S),
-                trust_env=False,
-                raise_for_status=False,
-            )
-        return self._pool
+        self._pool = HttpPool(connect_timeout=_CONNECT_TIMEOUT_S, keepalive_s=_KEEPALIVE_S)
 
     async def aclose(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        await self._pool.aclose()
 
     async def chat(
         self,
@@ -227,9 +214,7 @@ class UpstreamClient:
         try:
             async with (
                 asyncio.timeout(remaining),
-                self._session().post(
-                    route.url, data=body, headers=route.headers, allow_redirects=False
-                ) as reply,
+                self._pool.request("POST", route.url, route.headers, body) as reply,
             ):
                 if not 200 <= reply.status < 300:
                     said = await _error_body(reply)
@@ -237,14 +222,14 @@ class UpstreamClient:
                         raise _StreamOptionsRefused
                     raise _status_error(reply, said, route)
                 replying = True
-                async for data in reply.content.iter_any():
+                while data := await reply.read():
                     for piece in reader.feed(data):
                         if on_text is not None:
                             await on_text(piece)
                 for piece in reader.close():
                     if on_text is not None:
                         await on_text(piece)
-        except aiohttp.ClientError as exc:
+        except TransportError as exc:
             raise _transport_error(exc, route, reader.text, replying=replying) from None
         except TimeoutError:
             raise _timed_out(route.provider, remaining, reader.text) from None
@@ -274,12 +259,12 @@ class UpstreamClient:
         try:
             async with (
                 asyncio.timeout(timeout),
-                self._session().get(route.url, headers=route.headers, allow_redirects=False) as reply,
+                self._pool.request("GET", route.url, route.headers) as reply,
             ):
                 if not 200 <= reply.status < 300:
                     raise _status_error(reply, await _error_body(reply), route)
                 body = await _read_capped(reply, cap, route.provider)
-        except aiohttp.ClientError as exc:
+        except TransportError as exc:
             raise _transport_error(exc, route, "", replying=False) from None
         except TimeoutError:
             raise _timed_out(route.provider, timeout, "") from None
@@ -303,16 +288,12 @@ def _timed_out(provider: str, seconds: float, partial: str) -> UpstreamTimeout:
     )
 
 
-def _transport_error(
-    exc: aiohttp.ClientError, route: _Route, partial: str, *, replying: bool
-) -> UpstreamError:
+def _transport_error(exc: TransportError, route: _Route, partial: str, *, replying: bool) -> UpstreamError:
     """A broken connection: before the reply it may be tried again; during it the reply is cut."""
     why = str(exc) or type(exc).__name__
     provider = route.provider
-    if isinstance(exc, aiohttp.InvalidURL):
-        return UpstreamError(
-            f"`{provider}` has a base URL that is not a usable http(s) URL", provider=provider
-        )
+    if isinstance(exc, BadRequest):
+        return UpstreamError(f"`{provider}` cannot be called: {why}", provider=provider)
     if replying:
         return UpstreamBadReply(
             f"`{provider}` cut the reply off: {why}",
@@ -320,20 +301,19 @@ def _transport_error(
             partial_text=partial,
             secrets=route.secrets,
         )
-    timed_out = isinstance(exc, aiohttp.ServerTimeoutError)
     return UpstreamConnectError(
         f"could not reach `{provider}` at {route.url}: {why}",
-        kind="timeout" if timed_out else "other",
+        kind="timeout" if exc.timed_out else "other",
         provider=provider,
         retryable=True,
         secrets=route.secrets,
     )
 
 
-async def _read_capped(reply: aiohttp.ClientResponse, cap: int, provider: str) -> bytes:
+async def _read_capped(reply: Reply, cap: int, provider: str) -> bytes:
     parts: list[bytes] = []
     size = 0
-    async for data in reply.content.iter_any():
+    while data := await reply.read():
         size += len(data)
         if size > cap:
             raise UpstreamBadReply(f"`{provider}`: the reply passed the {cap:,}-byte cap", provider=provider)
@@ -341,19 +321,19 @@ async def _read_capped(reply: aiohttp.ClientResponse, cap: int, provider: str) -
     return b"".join(parts)
 
 
-async def _error_body(reply: aiohttp.ClientResponse) -> str:
+async def _error_body(reply: Reply) -> str:
     """What an error reply says (its first 64 KiB: an error page can be huge)."""
     if 300 <= reply.status < 400:
         return ""
     body = b""
-    async for data in reply.content.iter_any():
+    while data := await reply.read():
         body += data
         if len(body) >= _ERROR_BODY_BYTES:
             break
     return openai_chat.error_text(body[:_ERROR_BODY_BYTES])
 
 
-def _status_error(reply: aiohttp.ClientResponse, said: str, route: _Route) -> UpstreamStatusError:
+def _status_error(reply: Reply, said: str, route: _Route) -> UpstreamStatusError:
     """The refusal an HTTP error status (or a redirect) stands for."""
     status, provider = reply.status, route.provider
     if 300 <= status < 400:

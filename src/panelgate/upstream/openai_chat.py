@@ -137,11 +137,14 @@ class ChatReplyReader:
         if self._whole:
             self._body.append(data)
             return
-        lines = (self._line_start + data).split(b"\n")
+        lines = (self._line_start + data if self._line_start else data).split(b"\n")
         self._line_start = lines.pop()
         for line in lines:
-            if piece := self._read_line(line):
-                yield piece
+            if line.startswith(b"data:"):
+                if piece := self._read_event(line[5:].strip()):
+                    yield piece
+            elif line and line != b"\r":
+                self._read_other_line(line)
 
     def close(self) -> Iterator[str]:
         """The body has ended: yields the last text pieces, then raises when the
@@ -154,8 +157,11 @@ class ChatReplyReader:
             return
         if self._line_start:
             line, self._line_start = self._line_start, b""
-            if piece := self._read_line(line):
-                yield piece
+            if line.startswith(b"data:"):
+                if piece := self._read_event(line[5:].strip()):
+                    yield piece
+            else:
+                self._read_other_line(line)
         if not self._events:
             raise self._bad("the endpoint answered with an event stream that had no events")
         if not self._done and self.finish_reason is None:
@@ -163,16 +169,14 @@ class ChatReplyReader:
 
     # ---- events --------------------------------------------------------------------
 
-    def _read_line(self, line: bytes) -> str | None:
-        """One line of an event stream; returns the text it added, if any."""
+    def _read_other_line(self, line: bytes) -> None:
+        """A line of an event stream that is not a `data:` line: skipped, unless
+        it shows before any event that the body is no event stream at all."""
         line = line.rstrip(b"\r")
-        if line.startswith(b"data:"):
-            return self._read_event(line[5:].strip())
         if line and not line.startswith((b":", b"event:", b"id:", b"retry:")) and not self._events:
             raise self._bad(
                 f"the endpoint answered with neither JSON nor an event stream: {self._snippet(line)}"
             )
-        return None
 
     def _read_event(self, payload: bytes) -> str | None:
         if not payload:
