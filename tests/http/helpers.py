@@ -13,7 +13,9 @@ from tests.support.gateway import Gateway
 
 def sdk(gateway: Gateway, **options: Any) -> OpenAI:
     """The official OpenAI client pointed at the gateway."""
-    return OpenAI(base_url=f"{gateway.url}/v1", api_key="unused-locally", max_retries=0, **options)
+    return gateway.keep(
+        OpenAI(base_url=f"{gateway.url}/v1", api_key="unused-locally", max_retries=0, **options)
+    )
 
 
 def ask(gateway: Gateway, body: dict[str, Any], **headers: str) -> httpx.Response:

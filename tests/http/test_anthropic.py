@@ -19,7 +19,7 @@ HI = [{"role": "user", "content": "say hi"}]
 
 
 def _client(gateway: Gateway) -> anthropic.Anthropic:
-    return anthropic.Anthropic(base_url=gateway.url, api_key="x", max_retries=0)
+    return gateway.keep(anthropic.Anthropic(base_url=gateway.url, api_key="x", max_retries=0))
 
 
 def _post(gateway: Gateway, path: str, body: dict[str, Any]) -> httpx.Response:

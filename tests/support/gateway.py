@@ -20,10 +20,11 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
+T = TypeVar("T")
 TEST_DATABASE_URL = os.environ.get("PANELGATE_TEST_DATABASE_URL", "")
 
 
@@ -68,6 +69,7 @@ class Gateway:
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = home / "server.log"
         self._client: httpx.Client | None = None
+        self._sdk_clients: list[Any] = []
 
     def environment(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PANELGATE_")}
@@ -132,7 +134,14 @@ class Gateway:
             except subprocess.TimeoutExpired:
                 self.kill()
 
+    def keep(self, client: T) -> T:
+        """An SDK client pointed at this gateway, closed with it (so no socket is left to the GC)."""
+        self._sdk_clients.append(client)
+        return client
+
     def close(self) -> None:
+        for sdk_client in self._sdk_clients:
+            sdk_client.close()
         if self._client is not None:
             self._client.close()
         self.stop()
