@@ -10,6 +10,8 @@ import logging
 
 import typer
 
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
 
 def serve(
     host: str = typer.Option(None, "--host", help="address to bind (default 127.0.0.1, or PANELGATE_BIND)"),
@@ -25,6 +27,13 @@ def serve(
     settings = Settings()
     if host is not None or port is not None:
         settings = settings.model_copy(update={"bind": host or settings.bind, "port": port or settings.port})
+    if settings.bind not in LOOPBACK:
+        typer.echo(
+            f"panelgate has no login or gateway keys yet, so it serves only on loopback "
+            f"({', '.join(LOOPBACK)}), not on {settings.bind}",
+            err=True,
+        )
+        raise typer.Exit(2)
     settings.ensure_data_dir()
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     typer.echo(f"panelgate on http://{settings.bind}:{settings.port}  (data: {settings.data_dir})", err=True)
