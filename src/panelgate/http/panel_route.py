@@ -9,13 +9,13 @@ reading, not the panel.
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 
 from panelgate.core.errors import error_for_status
 from panelgate.core.types import Failed
 from panelgate.formats.protocol import InboundFormat
 from panelgate.http.body import read_json_object
-from panelgate.http.responses import json_response
+from panelgate.http.responses import StreamedReply, json_response
 from panelgate.http.services import services
 
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -33,7 +33,7 @@ async def answer_panel(request: Request, fmt: InboundFormat) -> Response:
     run = await svc.panels.start(asked)
     headers = {"X-Bench-Panel": run.panel}
     if asked.stream:
-        return StreamingResponse(
+        return StreamedReply(
             fmt.stream(asked, run.events()),
             media_type=fmt.stream_media_type,
             headers={**STREAM_HEADERS, **headers},
