@@ -29,7 +29,7 @@ from panelgate.core.types import (
     Seated,
 )
 from panelgate.formats.protocol import BenchInBody, finished_panel
-from panelgate.formats.request_fields import panel_request, read_model, read_stream
+from panelgate.formats.request_fields import panel_request, read_model, read_own_tools, read_stream
 
 _ROLES = {"user", "assistant"}
 _DROPPED_BLOCKS = {"thinking", "redacted_thinking"}
@@ -194,17 +194,7 @@ def _has_tools(body: dict[str, Any]) -> bool:
         raise BadRequest(f"`mcp_servers` is not supported; {_SERVER_TOOLS_ADVICE}", param="mcp_servers")
     if body.get("container") is not None:
         raise BadRequest(f"`container` is not supported; {_SERVER_TOOLS_ADVICE}", param="container")
-    tools = body.get("tools")
-    if tools is None:
-        return False
-    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
-        raise BadRequest("`tools` must be a list of tool definitions", param="tools")
-    for tool in tools:
-        if tool.get("type") not in _CUSTOM_TOOL_TYPES:
-            raise BadRequest(
-                f"tool type `{tool.get('type')}` is a server tool; {_SERVER_TOOLS_ADVICE}", param="tools"
-            )
-    return bool(tools)
+    return read_own_tools(body, own_types=_CUSTOM_TOOL_TYPES, refusal=_SERVER_TOOLS_ADVICE)
 
 
 def _output_tokens(content: str) -> int:

@@ -8,7 +8,7 @@ caller spoke.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from panelgate.core.errors import BadRequest
@@ -57,6 +57,23 @@ def read_nominees(body: dict[str, Any]) -> tuple[str, ...]:
     if not isinstance(nominees, list) or not all(isinstance(a, str) and a.strip() for a in nominees):
         raise BadRequest('`with` must be a list of model aliases, e.g. ["m3"]', param="with")
     return tuple(a.strip() for a in nominees)
+
+
+def read_own_tools(body: dict[str, Any], *, own_types: Collection[str | None], refusal: str) -> bool:
+    """True for a non-empty `tools` list of the caller's own tools (route mode only).
+
+    A tool whose `type` is not one of `own_types` runs at the vendor, which a
+    panel of other models cannot offer: refused, with `refusal` saying what to do.
+    """
+    tools = body.get("tools")
+    if tools is None:
+        return False
+    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
+        raise BadRequest("`tools` must be a list of tool definitions", param="tools")
+    for tool in tools:
+        if tool.get("type") not in own_types:
+            raise BadRequest(f"tool type `{tool.get('type')}` runs at the vendor; {refusal}", param="tools")
+    return bool(tools)
 
 
 def has_tool_history(messages: Sequence[ChatMessage]) -> bool:

@@ -36,7 +36,7 @@ from panelgate.core.types import (
     Seated,
 )
 from panelgate.formats.protocol import BenchInBody, finished_panel
-from panelgate.formats.request_fields import panel_request, read_model, read_stream
+from panelgate.formats.request_fields import panel_request, read_model, read_own_tools, read_stream
 
 _ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
 _TEXT_PARTS = {"input_text", "output_text", "refusal"}
@@ -69,17 +69,7 @@ def _refuse_stored(body: dict[str, Any]) -> None:
 
 def _has_tools(body: dict[str, Any]) -> bool:
     """True for a non-empty `tools` of the caller's own tools; hosted tools are refused."""
-    tools = body.get("tools")
-    if tools is None:
-        return False
-    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
-        raise BadRequest("`tools` must be a list of tool definitions", param="tools")
-    for tool in tools:
-        if tool.get("type") not in _OWN_TOOLS:
-            raise BadRequest(
-                f"tool type `{tool.get('type')}` is a hosted tool; {_HOSTED_ADVICE}", param="tools"
-            )
-    return bool(tools)
+    return read_own_tools(body, own_types=_OWN_TOOLS, refusal=_HOSTED_ADVICE)
 
 
 def _image_part(part: dict[str, Any], where: str) -> dict[str, Any]:
