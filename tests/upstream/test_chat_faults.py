@@ -25,7 +25,7 @@ async def test_hanging_endpoint_times_out_at_the_deadline(client: UpstreamClient
     started = time.monotonic()
     with pytest.raises(UpstreamTimeout) as caught:
         await client.chat(target_on(upstream), HELLO, {}, deadline=seconds_from_now(1))
-    assert 0.9 <= time.monotonic() - started < 1.5 and caught.value.kind == "timeout"
+    assert 0.9 <= time.monotonic() - started < 3 and caught.value.kind == "timeout"
 
 
 async def test_stream_going_quiet_after_some_text_times_out_keeping_it(
