@@ -13,9 +13,9 @@ becomes a `Conflict` asking to try again.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection
@@ -24,6 +24,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from panelgate.store.errors import Conflict
+from panelgate.store.sqlite_writer import SQLiteWriter
+
+T = TypeVar("T")
 
 WRITE_OPTION = "panelgate_write"
 SQLITE_PRAGMAS = (
@@ -58,6 +61,10 @@ def _begin_sqlite(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
 
 
+def _begin_sqlite_write(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
 class Connections:
     """Hands out transactions: `read()` for queries, `write()` for changes."""
 
@@ -67,7 +74,9 @@ class Connections:
         # SQLite has one writer at a time; taking turns here instead of in its
         # busy handler (which sleeps and retries) keeps concurrent panels from
         # waiting on each other's sleeps. PostgreSQL needs no such queue.
-        self._one_writer = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        sqlite = engine.dialect.name == "sqlite"
+        self._one_writer = asyncio.Lock() if sqlite else None
+        self._sqlite_writer = SQLiteWriter(engine.url, _tune_sqlite, _begin_sqlite_write) if sqlite else None
         self.config_generation = 0
         """Counts this process's committed edits of the configuration (not panels or verdicts)."""
 
@@ -97,3 +106,25 @@ class Connections:
         finally:
             if edits_config:
                 self.config_generation += 1
+
+    async def write_all_at_once(self, work: Callable[[Connection], T]) -> T:
+        """`work` (plain synchronous Core) in one write transaction, for writes on every panel's path.
+
+        On SQLite it runs on the writer thread in one hop (see `sqlite_writer`);
+        on PostgreSQL in an ordinary async transaction. It never edits the
+        configuration.
+        """
+        try:
+            if self._one_writer is not None and self._sqlite_writer is not None:
+                async with self._one_writer:
+                    return await self._sqlite_writer.run(work)
+            async with self._writer.begin() as connection:
+                return await connection.run_sync(work)
+        except IntegrityError as exc:
+            raise Conflict(
+                "someone changed the same thing at the same moment, so nothing was saved; try again"
+            ) from exc
+
+    def close(self) -> None:
+        if self._sqlite_writer is not None:
+            self._sqlite_writer.close()

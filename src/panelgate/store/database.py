@@ -29,7 +29,7 @@ class Database:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        connections = Connections(engine)
+        self._connections = connections = Connections(engine)
         self.endpoints = Endpoints(connections)
         self.models = Models(connections)
         self.collections = Collections(connections)
@@ -59,4 +59,5 @@ class Database:
         return cls(engine)
 
     async def close(self) -> None:
+        self._connections.close()
         await self.engine.dispose()

@@ -12,11 +12,12 @@ Panels finishing together are written together (`WriteBatch`).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, func, insert, select
+from sqlalchemy import Row, Select, func, insert, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.core.types import Skip
@@ -29,12 +30,17 @@ from panelgate.store.tables import evidence, models, panels, seats
 PREVIEW_CHARS = 200
 
 
-async def bench_ids(connection: AsyncConnection, aliases: Sequence[str]) -> dict[str, int]:
-    """The model id of each alias that is on the bench now."""
-    query = select(models.c.alias, models.c.id).where(
+def _bench_ids_query(aliases: Iterable[str]) -> Select[str, int]:
+    """(alias, model id) of each of `aliases` that is on the bench now."""
+    return select(models.c.alias, models.c.id).where(
         models.c.alias.in_(set(aliases)), models.c.retired_at.is_(None)
     )
-    return {alias: model_id for alias, model_id in (await connection.execute(query)).all()}
+
+
+async def bench_ids(connection: AsyncConnection, aliases: Sequence[str]) -> dict[str, int]:
+    """The model id of each alias that is on the bench now."""
+    rows = (await connection.execute(_bench_ids_query(aliases))).all()
+    return {alias: model_id for alias, model_id in rows}
 
 
 def _panel_values(panel: PanelRecord, seat_count: int) -> dict[str, Any]:
@@ -166,14 +172,14 @@ class Panels:
         await self._batch.submit((panel, tuple(seat_records)))
 
     async def _record_many(self, recorded: Sequence[tuple[PanelRecord, Sequence[SeatRecord]]]) -> None:
-        async with self._connections.write(edits_config=False) as connection:
-            ids = await bench_ids(connection, [seat.alias for _, seated in recorded for seat in seated])
-            await connection.execute(
-                insert(panels), [_panel_values(panel, len(seated)) for panel, seated in recorded]
-            )
+        def write(connection: Connection) -> dict[str, int]:
+            query = _bench_ids_query(seat.alias for _, seated in recorded for seat in seated)
+            ids: dict[str, int] = {alias: model_id for alias, model_id in connection.execute(query).all()}
+            panel_rows = [_panel_values(panel, len(seated)) for panel, seated in recorded]
+            connection.execute(insert(panels), panel_rows)
             seat_rows = [_seat_values(seat, ids.get(seat.alias)) for _, seated in recorded for seat in seated]
             if seat_rows:
-                await connection.execute(insert(seats), seat_rows)
+                connection.execute(insert(seats), seat_rows)
             found = [
                 _evidence_values(panel, seat, ids[seat.alias])
                 for panel, seated in recorded
@@ -181,7 +187,10 @@ class Panels:
                 if seat.alias in ids
             ]
             if found:
-                await connection.execute(insert(evidence), found)
+                connection.execute(insert(evidence), found)
+            return ids
+
+        ids = await self._connections.write_all_at_once(write)
         for panel, seated in recorded:
             self._seating.saw([seat.alias for seat in seated if seat.alias in ids], panel.at)
 
