@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import Engine, event
 
 from panelgate.store import Database
 from panelgate.store.batch import WriteBatch
@@ -14,11 +14,18 @@ from tests.store.conftest import RecordPanel
 
 async def test_panels_finishing_together_share_transactions(bench: Database, record_panel: RecordPanel):
     commits = []
-    event.listen(bench.engine.sync_engine, "commit", lambda conn: commits.append(1))
-    await asyncio.gather(
-        *(record_panel(f"p20250301-120000-{i:04x}", [("alpha", "ok"), ("beta", "ok")]) for i in range(20))
-    )
-    assert len(commits) < 20
+
+    def count(connection: object) -> None:
+        commits.append(1)
+
+    event.listen(Engine, "commit", count)  # every engine: SQLite records on an engine of its own
+    try:
+        await asyncio.gather(
+            *(record_panel(f"p20250301-120000-{i:04x}", [("alpha", "ok"), ("beta", "ok")]) for i in range(20))
+        )
+    finally:
+        event.remove(Engine, "commit", count)
+    assert 0 < len(commits) < 20
     for i in range(20):
         assert await bench.panels.get(f"p20250301-120000-{i:04x}") is not None
 

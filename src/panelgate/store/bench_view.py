@@ -3,13 +3,15 @@
 Collections, the roster, the gateway limits and the endpoints change when a
 person edits them, and are read by every panel; reading them four queries at
 a time per panel was most of a panel's cost. The copy is dropped at once when
-this process commits an edit, and re-read at most `max_age_s` after another
-gateway process may have made one.
+this process commits an edit (the next panel waits for the re-read), and
+re-read in the background once it is older than `max_age_s`, so another
+gateway process's edit shows within about that while no panel waits for it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from dataclasses import dataclass
 
@@ -20,6 +22,8 @@ from panelgate.store.endpoints import Endpoints
 from panelgate.store.gateway import Gateway
 from panelgate.store.models import Models
 from panelgate.store.records import EndpointRecord
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -51,28 +55,37 @@ class BenchView:
         self._generation = -1
         self._read_at = 0.0
         self._reading = asyncio.Lock()
+        self._rereading: asyncio.Task[None] | None = None
 
-    def _fresh(self) -> BenchSnapshot | None:
-        if (
-            self._snapshot is None
-            or self._generation != self._connections.config_generation
-            or time.monotonic() - self._read_at > self._max_age_s
-        ):
+    async def snapshot(self) -> BenchSnapshot:
+        if (found := self._current()) is not None:
+            if time.monotonic() - self._read_at > self._max_age_s and not self._reading.locked():
+                self._rereading = asyncio.create_task(self._reread())
+            return found
+        async with self._reading:  # one re-read for every panel that found the copy unusable
+            if (found := self._current()) is not None:
+                return found
+            return await self._read()
+
+    def _current(self) -> BenchSnapshot | None:
+        if self._snapshot is None or self._generation != self._connections.config_generation:
             return None
         return self._snapshot
 
-    async def snapshot(self) -> BenchSnapshot:
-        if (found := self._fresh()) is not None:
-            return found
-        async with self._reading:  # one re-read for every panel that found the copy stale
-            if (found := self._fresh()) is not None:
-                return found
-            generation = self._connections.config_generation
-            snapshot = BenchSnapshot(
-                collections={c.name: c for c in await self._collections.list()},
-                roster=await self._models.roster(),
-                limits=await self._gateway.limits(),
-                endpoints={e.name: e for e in await self._endpoints.list()},
-            )
-            self._snapshot, self._generation, self._read_at = snapshot, generation, time.monotonic()
-            return snapshot
+    async def _reread(self) -> None:
+        try:
+            async with self._reading:
+                await self._read()
+        except Exception:  # the old copy serves until the next try
+            log.warning("could not re-read the bench", exc_info=True)
+
+    async def _read(self) -> BenchSnapshot:
+        generation = self._connections.config_generation
+        snapshot = BenchSnapshot(
+            collections={c.name: c for c in await self._collections.list()},
+            roster=await self._models.roster(),
+            limits=await self._gateway.limits(),
+            endpoints={e.name: e for e in await self._endpoints.list()},
+        )
+        self._snapshot, self._generation, self._read_at = snapshot, generation, time.monotonic()
+        return snapshot

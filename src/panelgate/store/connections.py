@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from panelgate.store.errors import Conflict
-from panelgate.store.sqlite_writer import SQLiteWriter
+from panelgate.store.sqlite_writer import InlineSQLiteWriter
 
 T = TypeVar("T")
 
@@ -76,7 +76,11 @@ class Connections:
         # waiting on each other's sleeps. PostgreSQL needs no such queue.
         sqlite = engine.dialect.name == "sqlite"
         self._one_writer = asyncio.Lock() if sqlite else None
-        self._sqlite_writer = SQLiteWriter(engine.url, _tune_sqlite, _begin_sqlite_write) if sqlite else None
+        self._sqlite_writer = (
+            InlineSQLiteWriter(engine.url, _tune_sqlite, _begin_sqlite_write, checkpoint=self._checkpoint)
+            if sqlite
+            else None
+        )
         self.config_generation = 0
         """Counts this process's committed edits of the configuration (not panels or verdicts)."""
 
@@ -110,7 +114,7 @@ class Connections:
     async def write_all_at_once(self, work: Callable[[Connection], T]) -> T:
         """`work` (plain synchronous Core) in one write transaction, for writes on every panel's path.
 
-        On SQLite it runs on the writer thread in one hop (see `sqlite_writer`);
+        On SQLite it runs inline on the loop's thread (see `sqlite_writer`);
         on PostgreSQL in an ordinary async transaction. It never edits the
         configuration.
         """
@@ -125,6 +129,10 @@ class Connections:
                 "someone changed the same thing at the same moment, so nothing was saved; try again"
             ) from exc
 
-    def close(self) -> None:
+    async def _checkpoint(self) -> None:
+        async with self.engine.connect() as connection:
+            await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def close(self) -> None:
         if self._sqlite_writer is not None:
-            self._sqlite_writer.close()
+            await self._sqlite_writer.close()

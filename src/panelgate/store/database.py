@@ -59,5 +59,5 @@ class Database:
         return cls(engine)
 
     async def close(self) -> None:
-        self._connections.close()
+        await self._connections.close()
         await self.engine.dispose()

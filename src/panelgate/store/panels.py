@@ -11,35 +11,38 @@ Panels finishing together are written together (`WriteBatch`).
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable, Sequence
+import asyncio
+import logging
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, Select, func, insert, select
+from sqlalchemy import Row, bindparam, func, insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.core.types import Skip
 from panelgate.store.batch import WriteBatch
+from panelgate.store.bulk import insert_rows
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Invalid
 from panelgate.store.records import PanelRecord, SeatRecord
+from panelgate.store.seating_clock import SeatingClock
 from panelgate.store.tables import evidence, models, panels, seats
 
 PREVIEW_CHARS = 200
+log = logging.getLogger(__name__)
 
 
-def _bench_ids_query(aliases: Iterable[str]) -> Select[str, int]:
-    """(alias, model id) of each of `aliases` that is on the bench now."""
-    return select(models.c.alias, models.c.id).where(
-        models.c.alias.in_(set(aliases)), models.c.retired_at.is_(None)
-    )
+ON_BENCH = select(models.c.alias, models.c.id).where(
+    models.c.alias.in_(bindparam("aliases", expanding=True)), models.c.retired_at.is_(None)
+)
+"""(alias, model id) of each of the `aliases` on the bench now; built once, as every panel runs it."""
 
 
 async def bench_ids(connection: AsyncConnection, aliases: Sequence[str]) -> dict[str, int]:
     """The model id of each alias that is on the bench now."""
-    rows = (await connection.execute(_bench_ids_query(aliases))).all()
+    rows = (await connection.execute(ON_BENCH, {"aliases": sorted(set(aliases))})).all()
     return {alias: model_id for alias, model_id in rows}
 
 
@@ -123,45 +126,11 @@ def _evidence_values(panel: PanelRecord, seat: SeatRecord, model_id: int) -> dic
     }
 
 
-class SeatingClock:
-    """When each model last sat, as this process last read it plus what it has seen since.
-
-    Seating reads it on every panel; re-reading the evidence table each time
-    would cost a grouped query per panel, so it is re-read at most once per
-    `max_age_s` (other gateway processes' panels show up within that).
-    """
-
-    def __init__(self, max_age_s: float = 1.0) -> None:
-        self.max_age_s = max_age_s
-        self._latest: dict[str, datetime] | None = None
-        self._read_at = 0.0
-        self._generation = -1
-
-    def fresh(self, generation: int) -> dict[str, datetime] | None:
-        """The copy, unless it is too old or the bench was edited (a rename moves aliases) since."""
-        if (
-            self._latest is None
-            or generation != self._generation
-            or time.monotonic() - self._read_at > self.max_age_s
-        ):
-            return None
-        return dict(self._latest)
-
-    def replace(self, latest: dict[str, datetime], generation: int) -> None:
-        self._latest, self._read_at, self._generation = dict(latest), time.monotonic(), generation
-
-    def saw(self, aliases: Sequence[str], at: datetime) -> None:
-        if self._latest is None:
-            return
-        for alias in aliases:
-            if alias not in self._latest or self._latest[alias] < at:
-                self._latest[alias] = at
-
-
 class Panels:
     def __init__(self, connections: Connections) -> None:
         self._connections = connections
         self._seating = SeatingClock()
+        self._rereading: asyncio.Task[None] | None = None
         self._batch: WriteBatch[tuple[PanelRecord, Sequence[SeatRecord]]] = WriteBatch(self._record_many)
 
     async def record(self, panel: PanelRecord, seat_records: Sequence[SeatRecord]) -> None:
@@ -173,21 +142,22 @@ class Panels:
 
     async def _record_many(self, recorded: Sequence[tuple[PanelRecord, Sequence[SeatRecord]]]) -> None:
         def write(connection: Connection) -> dict[str, int]:
-            query = _bench_ids_query(seat.alias for _, seated in recorded for seat in seated)
-            ids: dict[str, int] = {alias: model_id for alias, model_id in connection.execute(query).all()}
-            panel_rows = [_panel_values(panel, len(seated)) for panel, seated in recorded]
-            connection.execute(insert(panels), panel_rows)
-            seat_rows = [_seat_values(seat, ids.get(seat.alias)) for _, seated in recorded for seat in seated]
-            if seat_rows:
-                connection.execute(insert(seats), seat_rows)
+            aliases = sorted({seat.alias for _, seated in recorded for seat in seated})
+            rows = connection.execute(ON_BENCH, {"aliases": aliases}).all()
+            ids = {alias: model_id for alias, model_id in rows}
+            insert_rows(connection, panels, [_panel_values(panel, len(seated)) for panel, seated in recorded])
+            insert_rows(
+                connection,
+                seats,
+                [_seat_values(seat, ids.get(seat.alias)) for _, seated in recorded for seat in seated],
+            )
             found = [
                 _evidence_values(panel, seat, ids[seat.alias])
                 for panel, seated in recorded
                 for seat in seated
                 if seat.alias in ids
             ]
-            if found:
-                connection.execute(insert(evidence), found)
+            insert_rows(connection, evidence, found)
             return ids
 
         ids = await self._connections.write_all_at_once(write)
@@ -259,8 +229,22 @@ class Panels:
         panel's seating reads); without it the evidence is read now.
         """
         generation = self._connections.config_generation
-        if cached and (known := self._seating.fresh(generation)) is not None:
+        if cached and (known := self._seating.current(generation)) is not None:
+            if self._seating.is_old() and (self._rereading is None or self._rereading.done()):
+                self._rereading = asyncio.create_task(self._reread_seating(generation))
             return known
+        found = await self._read_last_seated()
+        self._seating.replace(found, generation)
+        return found
+
+    async def _reread_seating(self, generation: int) -> None:
+        """A fresh copy of the seating clock while panels go on with the old one."""
+        try:
+            self._seating.refresh(await self._read_last_seated(), generation)
+        except Exception:  # the old copy serves until the next try
+            log.warning("could not re-read when each model last sat", exc_info=True)
+
+    async def _read_last_seated(self) -> dict[str, datetime]:
         latest = func.max(evidence.c.at)
         query = (
             select(models.c.alias, latest)
@@ -270,6 +254,4 @@ class Panels:
         )
         async with self._connections.read() as connection:
             rows = (await connection.execute(query)).all()
-        found = {alias: at for alias, at in rows}
-        self._seating.replace(found, generation)
-        return found
+        return {alias: at for alias, at in rows}
