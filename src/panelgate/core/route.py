@@ -1,0 +1,89 @@
+"""Route mode's canonical turn: what the caller asked, and the events of the answer.
+
+Whatever API the caller speaks, its request is translated into one OpenAI
+chat-completions body (`RouteRequest.body`: messages with tool calls and
+tool results, tools, tool_choice, response_format, sampling fields), which
+goes to one member as sent. The member's answer comes back as OpenAI chunks,
+read once by the engine (`turn.TurnReader`) and handed to the caller's
+format as `RouteChunk`s carrying both the chunk (chat completions relays it
+as is) and its pieces (every other API writes those in its own words).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from panelgate.core.turn import ToolCall, TurnPiece, TurnUsage
+from panelgate.core.types import Heartbeat, ReplyMode
+
+ROUTE_FIELDS_DROPPED = frozenset({"model", "stream", "stream_options", "bench", "with", "n"})
+"""Body fields the gateway decides itself; everything else passes to the member as sent."""
+
+
+@dataclass(frozen=True)
+class RouteRequest:
+    """One turn of an agent's conversation, as an OpenAI chat-completions body.
+
+    `body` has no `model`, `stream`, `stream_options`, `bench` or `with`
+    (see `ROUTE_FIELDS_DROPPED`); `model` is what the caller named, echoed
+    back in replies. `reply`/`suffix_reply` are as in `PanelRequest`.
+    """
+
+    model: str
+    collection: str | None
+    body: dict[str, Any]
+    stream: bool = False
+    caller: str = "local"
+    reply: ReplyMode | None = None
+    suffix_reply: ReplyMode | None = None
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        messages = self.body.get("messages")
+        return messages if isinstance(messages, list) else []
+
+    @property
+    def has_tools(self) -> bool:
+        return bool(self.body.get("tools"))
+
+
+@dataclass(frozen=True)
+class RouteStarted:
+    """The member that answers this turn, known once its first piece of answer arrived."""
+
+    conversation: str
+    call: str
+    alias: str
+    served_id: str
+
+
+@dataclass(frozen=True)
+class RouteChunk:
+    """One chunk of the member's answer (its `model` renamed to what the caller asked) and its pieces."""
+
+    chunk: dict[str, Any]
+    pieces: tuple[TurnPiece, ...]
+
+
+@dataclass(frozen=True)
+class RouteEnded:
+    """The turn is over and recorded. `bench` is the reply's `bench` field."""
+
+    bench: dict[str, Any]
+    finish_reason: str | None
+    usage: TurnUsage
+    text: str = ""
+    reasoning: str = ""
+    tool_calls: tuple[ToolCall, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class RouteBroken:
+    """The member failed after part of its answer went out: the stream says so and ends."""
+
+    message: str
+    bench: dict[str, Any]
+
+
+RouteEvent = RouteStarted | RouteChunk | RouteEnded | RouteBroken | Heartbeat
