@@ -46,10 +46,14 @@ from panelgate.upstream.errors import (
     classify,
 )
 from panelgate.upstream.keys import KeyFileError, KeyStore
+from panelgate.upstream.openai_chunks import ChatOutbound
+from panelgate.upstream.outbound import OutboundApi
+from panelgate.upstream.outbound_apis import outbound_api
 from panelgate.upstream.retry import MAX_RETRIES, is_retry_status, retry_after, wait_before_retry
 from panelgate.upstream.transport import BadRequest, HttpPool, Reply, TransportError
 
 OnText = Callable[[str], Awaitable[None]]
+OnChunk = Callable[[dict[str, Any]], Awaitable[None]]
 
 _CONNECT_TIMEOUT_S = 10.0
 _ERROR_BODY_BYTES = 64 * 1024
@@ -86,6 +90,14 @@ class ChatResult:
     seconds: float
     model: str
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class RelayResult:
+    """A relayed turn that ended well: how many requests it took and how long."""
+
+    attempts: int
+    seconds: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +187,110 @@ class UpstreamClient:
                 model=reader.model,
                 tool_calls=reader.tool_calls,
             )
+
+    async def relay(
+        self,
+        target: Target,
+        chat_body: Mapping[str, Any],
+        *,
+        deadline: float,
+        on_chunk: OnChunk,
+        retries: bool = True,
+    ) -> RelayResult:
+        """Send a route turn (an OpenAI chat body) to `target` in its own API, passing on each chunk.
+
+        Chunks reach `on_chunk` as OpenAI chat-completion chunks whatever the
+        endpoint speaks. A failure before the first chunk is tried again when
+        `retries` allows and it says "try again"; after it, never.
+        """
+        api = outbound_api(target.api)
+        if api is None:
+            raise UpstreamError(
+                f"endpoint `{target.endpoint}` speaks the `{target.api}` API, which route mode cannot call",
+                kind="structural",
+                provider=target.endpoint,
+            )
+        key = self._key(target.key_name, target.endpoint)
+        route = _Route(
+            target.endpoint,
+            api.url(target.base_url.rstrip("/"), target.served_id),
+            api.headers(key, target.headers),
+            _secrets(key, target.headers),
+        )
+        started = time.monotonic()
+        attempts = failures = 0
+        with_stream_options = True
+        delivered = False
+
+        async def take(chunk: dict[str, Any]) -> None:
+            nonlocal delivered
+            delivered = True
+            await on_chunk(chunk)
+
+        while True:
+            try:
+                if isinstance(api, ChatOutbound):
+                    body = api.body_with(target.served_id, chat_body, stream_options=with_stream_options)
+                else:
+                    body = api.body(target.served_id, chat_body)
+            except UpstreamError as refused:  # the turn cannot be said in this API
+                refused.provider = refused.provider or target.endpoint
+                raise
+            attempts += 1
+            try:
+                await self._relay_once(route, api, body, deadline, take, with_stream_options)
+            except _StreamOptionsRefused:
+                with_stream_options = False
+                continue
+            except UpstreamError as error:
+                error.attempts = attempts
+                wait = self._retry_wait(error, failures, deadline, delivered=delivered or not retries)
+                if wait is None:
+                    raise
+                failures += 1
+                await asyncio.sleep(wait)
+                continue
+            return RelayResult(attempts=attempts, seconds=time.monotonic() - started)
+
+    async def _relay_once(
+        self,
+        route: _Route,
+        api: OutboundApi,
+        body: bytes,
+        deadline: float,
+        on_chunk: OnChunk,
+        with_stream_options: bool,
+    ) -> None:
+        """One request of a route turn: its chunks to `on_chunk`, or raise why not."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise UpstreamTimeout(
+                f"`{route.provider}` was not asked: the deadline had already passed",
+                kind="timeout",
+                provider=route.provider,
+            )
+        reader = api.reader(route.provider, self._settings.upstream_max_reply_bytes)
+        replying = False
+        try:
+            async with (
+                asyncio.timeout(remaining),
+                self._pool.request("POST", route.url, route.headers, body) as reply,
+            ):
+                if not 200 <= reply.status < 300:
+                    said = await _error_body(reply, api.error_text)
+                    if with_stream_options and openai_chat.refuses_stream_options(reply.status, said):
+                        raise _StreamOptionsRefused
+                    raise _status_error(reply, said, route)
+                replying = True
+                while data := await reply.read():
+                    for chunk in reader.feed(data):
+                        await on_chunk(chunk)
+                for chunk in reader.close():
+                    await on_chunk(chunk)
+        except TransportError as exc:
+            raise _transport_error(exc, route, "", replying=replying) from None
+        except TimeoutError:
+            raise _timed_out(route.provider, remaining, "") from None
 
     def _key(self, key_name: str | None, provider: str) -> str | None:
         try:
@@ -321,7 +437,7 @@ async def _read_capped(reply: Reply, cap: int, provider: str) -> bytes:
     return b"".join(parts)
 
 
-async def _error_body(reply: Reply) -> str:
+async def _error_body(reply: Reply, text_of: Callable[[bytes], str] = openai_chat.error_text) -> str:
     """What an error reply says (its first 64 KiB: an error page can be huge)."""
     if 300 <= reply.status < 400:
         return ""
@@ -330,7 +446,7 @@ async def _error_body(reply: Reply) -> str:
         body += data
         if len(body) >= _ERROR_BODY_BYTES:
             break
-    return openai_chat.error_text(body[:_ERROR_BODY_BYTES])
+    return text_of(body[:_ERROR_BODY_BYTES])
 
 
 def _status_error(reply: Reply, said: str, route: _Route) -> UpstreamStatusError:

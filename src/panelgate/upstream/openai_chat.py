@@ -20,7 +20,7 @@ pieces it yields to whoever is streaming the answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import orjson
@@ -28,6 +28,7 @@ import orjson
 from panelgate.core.types import ChatMessage
 from panelgate.upstream.errors import UpstreamBadReply, UpstreamStatusError, classify, redact
 from panelgate.upstream.retry import is_retry_status
+from panelgate.upstream.sse_lines import SseLines
 
 CHAT_PATH = "/chat/completions"
 _SNIPPET_CHARS = 120
@@ -89,8 +90,11 @@ def _first_int(value: object, otherwise: int | None) -> int | None:
 class ChatReplyReader:
     """Assembles one chat reply from the bytes of its body, streamed or whole."""
 
-    def __init__(self, provider: str, max_bytes: int) -> None:
+    def __init__(
+        self, provider: str, max_bytes: int, *, on_chunk: Callable[[dict[str, Any]], None] | None = None
+    ) -> None:
         self.provider = provider
+        self._on_chunk = on_chunk
         self.max_bytes = max_bytes
         self.model = ""
         self.finish_reason: str | None = None
@@ -103,8 +107,7 @@ class ChatReplyReader:
         self._size = 0
         self._whole: bool | None = None
         self._body: list[bytes] = []
-        self._line_start = b""
-        self._events = 0
+        self._lines = SseLines(self._not_a_stream)
         self._done = False
 
     @property
@@ -137,14 +140,9 @@ class ChatReplyReader:
         if self._whole:
             self._body.append(data)
             return
-        lines = (self._line_start + data if self._line_start else data).split(b"\n")
-        self._line_start = lines.pop()
-        for line in lines:
-            if line.startswith(b"data:"):
-                if piece := self._read_event(line[5:].strip()):
-                    yield piece
-            elif line and line != b"\r":
-                self._read_other_line(line)
+        for payload in self._lines.feed(data):
+            if piece := self._read_event(payload):
+                yield piece
 
     def close(self) -> Iterator[str]:
         """The body has ended: yields the last text pieces, then raises when the
@@ -155,33 +153,17 @@ class ChatReplyReader:
             if piece := self._read_whole(b"".join(self._body)):
                 yield piece
             return
-        if self._line_start:
-            line, self._line_start = self._line_start, b""
-            if line.startswith(b"data:"):
-                if piece := self._read_event(line[5:].strip()):
-                    yield piece
-            else:
-                self._read_other_line(line)
-        if not self._events:
+        for payload in self._lines.close():
+            if piece := self._read_event(payload):
+                yield piece
+        if not self._lines.events:
             raise self._bad("the endpoint answered with an event stream that had no events")
         if not self._done and self.finish_reason is None:
             raise self._bad("the stream stopped before the reply was complete")
 
     # ---- events --------------------------------------------------------------------
 
-    def _read_other_line(self, line: bytes) -> None:
-        """A line of an event stream that is not a `data:` line: skipped, unless
-        it shows before any event that the body is no event stream at all."""
-        line = line.rstrip(b"\r")
-        if line and not line.startswith((b":", b"event:", b"id:", b"retry:")) and not self._events:
-            raise self._bad(
-                f"the endpoint answered with neither JSON nor an event stream: {self._snippet(line)}"
-            )
-
     def _read_event(self, payload: bytes) -> str | None:
-        if not payload:
-            return None
-        self._events += 1
         if payload == b"[DONE]":
             self._done = True
             return None
@@ -209,6 +191,8 @@ class ChatReplyReader:
         error = chunk.get("error")
         if error:
             raise self._error_chunk(error)
+        if self._on_chunk is not None:
+            self._on_chunk(chunk)
         model = chunk.get("model")
         if model and isinstance(model, str):
             self.model = model
@@ -271,6 +255,11 @@ class ChatReplyReader:
 
     def _snippet(self, data: bytes) -> str:
         return redact(data[:_SNIPPET_CHARS].decode("utf-8", "replace"))
+
+    def _not_a_stream(self, line: bytes) -> UpstreamBadReply:
+        """A line that shows, before any event, that the body is no event stream at all."""
+        snippet = self._snippet(line)
+        return self._bad(f"the endpoint answered with neither JSON nor an event stream: {snippet}")
 
     def _bad(self, why: str) -> UpstreamBadReply:
         return UpstreamBadReply(f"`{self.provider}`: {why}", provider=self.provider, partial_text=self.text)

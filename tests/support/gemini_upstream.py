@@ -1,0 +1,261 @@
+"""A real Gemini API server on 127.0.0.1 for tests: what a member on `api: gemini` calls.
+
+It is `FakeUpstream` (its server thread, event loop, keep-alive HTTP/1.1
+plumbing, `behave`, `requests`, `requests_for` and `reset`) answering
+`POST /v1/models/<model>:streamGenerateContent` in Google's own words, so the
+adapter is proven against bytes shaped like the real service's, through real
+sockets::
+
+    with FakeGemini() as upstream:
+        upstream.behave("gemini-x", answer="hello", chunks=2,
+                        tool_calls=[{"name": "lookup", "arguments": {"q": "x"}}])
+        ...POST f"{upstream.url}/models/gemini-x:streamGenerateContent?alt=sse"...
+        assert upstream.requests_for("gemini-x")[0].body["contents"][0]["role"] == "user"
+
+The model is read from the path (Gemini's body has none); the query string is
+not kept (`FakeUpstream` drops it), and the reply is always what `alt=sse`
+asks for: `data: <GenerateContentResponse>` events ended by CRLF CRLF, as
+Google writes them. Events: a `thought: true` part when `reasoning` is set;
+the answer in `chunks` text parts; one event with every tool call as a
+`functionCall` part; then a last event with `finishReason` (`STOP`, or
+`finish_reason` as given, in Google's words such as `MAX_TOKENS`) and the
+full `usageMetadata` (`thoughtsTokenCount` when there was reasoning).
+
+Behaviour fields it acts on: answer, chunks, delay, chunk_delay, status,
+error_message, retry_after, fail_times, reset_after, error_after (an
+`{"error": ...}` event, 503 `UNAVAILABLE` unless `status` says otherwise),
+empty, usage, reasoning, tool_calls, finish_reason, require_key (checked
+against `x-goog-api-key`, as the server-wide `require_key` is). `behave`
+refuses the rest rather than ignoring them.
+
+Like the real service it answers 400 `INVALID_ARGUMENT` to a request without
+`contents`, whose turns are not `user`/`model` turns that alternate, or
+whose function parameters use a schema key Gemini does not know (Google's
+"Unknown name ... Cannot find field"). Other routes are `FakeUpstream`'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import math
+import re
+import time
+from typing import Any
+
+import orjson
+
+from tests.support.upstream import (
+    _DEFAULT_ERRORS,
+    Behaviour,
+    FakeUpstream,
+    ReceivedRequest,
+    _Call,
+    _Request,
+    _reset,
+    _send,
+    _send_head,
+)
+
+_UNSUPPORTED = frozenset(
+    {"hang", "garbage", "reject_stream_options", "plain_json", "redirect_to", "company", "argument_pieces"}
+)
+_PATH = re.compile(r"/v1/models/([^/:]+):streamGenerateContent")
+_STATUS_NAMES = {
+    400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
+    429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
+}  # fmt: skip
+_SCHEMA_KEYS = frozenset({
+    "type", "format", "title", "description", "nullable", "enum", "items", "properties", "required",
+    "minItems", "maxItems", "minProperties", "maxProperties", "minLength", "maxLength", "pattern",
+    "minimum", "maximum", "anyOf", "propertyOrdering", "default", "example",
+})  # fmt: skip
+
+
+class FakeGemini(FakeUpstream):
+    def behave(self, model: str, **behaviour: Any) -> None:
+        if unsupported := sorted(_UNSUPPORTED & set(behaviour)):
+            raise ValueError(f"FakeGemini does not act on {', '.join(unsupported)}")
+        super().behave(model, **behaviour)
+
+    def _authorized(self, request: _Request) -> bool:
+        return self.require_key is None or request.headers.get("x-goog-api-key") == self.require_key
+
+    async def _answer(
+        self, request: _Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> bool:
+        found = _PATH.fullmatch(request.path)
+        if request.method == "POST" and found:
+            return await self._generate(request, found.group(1), writer)
+        return await super()._answer(request, reader, writer)
+
+    async def _generate(self, request: _Request, model: str, writer: asyncio.StreamWriter) -> bool:
+        try:
+            body = orjson.loads(request.raw_body)
+        except orjson.JSONDecodeError:
+            await _send_error(writer, 400, "Invalid JSON payload received.")
+            return True
+        call = self._take_model_call(request, model, body if isinstance(body, dict) else {})
+        wanted = call.behaviour.require_key
+        if not self._authorized(request) or (
+            wanted is not None and request.headers.get("x-goog-api-key") != wanted
+        ):
+            await _send_error(writer, 400, "API key not valid. Please pass a valid API key.")
+            return True
+        if (invalid := _invalid(call.body)) is not None:
+            await _send_error(writer, 400, invalid)
+            return True
+        if call.failing:
+            status = call.behaviour.status or 500
+            message = call.behaviour.error_message or _DEFAULT_ERRORS.get(status, f"error {status}")
+            after = call.behaviour.retry_after
+            await _send_error(writer, status, message, {} if after is None else {"retry-after": f"{after:g}"})
+            return True
+        return await _GenerateReply(call, writer).send()
+
+    def _take_model_call(self, request: _Request, model: str, body: dict[str, Any]) -> _Call:
+        """Record the request under the model its path names, and decide how it is answered
+        (as `FakeUpstream._take_call` does for a model named in the body)."""
+        received = ReceivedRequest(
+            request.method, request.path, request.headers, body, model, time.monotonic()
+        )
+        with self._lock:
+            self.requests.append(received)
+            self._serial += 1
+            behaviour = self._behaviours.get(model) or Behaviour()
+            failed = self._failures.get(model, 0)
+            failing = (
+                behaviour.status is not None
+                and behaviour.error_after is None
+                and (behaviour.fail_times is None or failed < behaviour.fail_times)
+            )
+            if failing:
+                self._failures[model] = failed + 1
+            return _Call(model, body, behaviour, failing, self._serial)
+
+
+def _invalid(body: dict[str, Any]) -> str | None:
+    """What the real service would refuse in this request, or None."""
+    contents = body.get("contents")
+    if not isinstance(contents, list) or not contents:
+        return "* GenerateContentRequest.contents: contents is not specified"
+    roles = [content.get("role") if isinstance(content, dict) else None for content in contents]
+    if any(role not in ("user", "model") for role in roles):
+        return "Please use a valid role: user, model."
+    if any(first == second for first, second in itertools.pairwise(roles)):
+        return "Please ensure that multiturn requests alternate between user and model."
+    for tool in body.get("tools") or []:
+        for declaration in tool.get("functionDeclarations") or []:
+            if (unknown := _unknown_key(declaration.get("parameters") or {})) is not None:
+                return f'Invalid JSON payload received. Unknown name "{unknown}": Cannot find field.'
+    return None
+
+
+def _unknown_key(schema: dict[str, Any]) -> str | None:
+    """The first key, here or in a nested schema, that Gemini's `Schema` does not have."""
+    for key in schema:
+        if key not in _SCHEMA_KEYS:
+            return key
+    properties = schema.get("properties")
+    nested = [*(properties.values() if isinstance(properties, dict) else []), schema.get("items")]
+    for sub in [*nested, *(schema.get("anyOf") or [])]:
+        if isinstance(sub, dict) and (unknown := _unknown_key(sub)) is not None:
+            return unknown
+    return None
+
+
+class _GenerateReply:
+    """Writes the event stream answering one request, according to its behaviour."""
+
+    def __init__(self, call: _Call, writer: asyncio.StreamWriter) -> None:
+        self.call = call
+        self.behaviour = call.behaviour
+        self.writer = writer
+
+    async def send(self) -> bool:
+        b = self.behaviour
+        if b.delay:
+            await asyncio.sleep(b.delay)
+        await _send_head(
+            self.writer, 200, {"content-type": "text/event-stream", "transfer-encoding": "chunked"}
+        )
+        if b.reasoning:
+            await self._event([{"text": b.reasoning, "thought": True}])
+        pieces = _split(self.call.text, b.chunks)
+        stop_at = min((n for n in (b.reset_after, b.error_after) if n is not None), default=None)
+        for piece in pieces[:stop_at]:
+            if b.chunk_delay:
+                await asyncio.sleep(b.chunk_delay)
+            await self._event([{"text": piece}])
+        if stop_at is not None:
+            return await self._break_off(reset=b.reset_after == stop_at)
+        if b.tool_calls:
+            calls = [
+                {"functionCall": {"name": t["name"], "args": t.get("arguments", {})}} for t in b.tool_calls
+            ]
+            await self._event(calls)
+        await self._event([{"text": ""}], finish=b.finish_reason or "STOP")
+        await self._end()
+        return True
+
+    async def _break_off(self, *, reset: bool) -> bool:
+        """End the reply early: a TCP reset (the connection is done), or an error event."""
+        if reset:
+            await _reset(self.writer)
+            return False
+        status = self.behaviour.status or 503
+        message = self.behaviour.error_message or _DEFAULT_ERRORS.get(status, f"error {status}")
+        await self._write(
+            {"error": {"code": status, "message": message, "status": _STATUS_NAMES.get(status)}}
+        )
+        await self._end()
+        return True
+
+    def _usage(self) -> dict[str, int]:
+        b = self.behaviour
+        prompt, answer = b.usage or (
+            max(1, len(orjson.dumps(self.call.body.get("contents", []))) // 4),
+            len(self.call.text.split()),
+        )
+        usage = {"promptTokenCount": prompt, "candidatesTokenCount": answer}
+        thoughts = len(b.reasoning.split())
+        if thoughts:
+            usage["thoughtsTokenCount"] = thoughts
+        usage["totalTokenCount"] = sum(usage.values())
+        return usage
+
+    async def _event(self, parts: list[dict[str, Any]], finish: str | None = None) -> None:
+        candidate: dict[str, Any] = {"content": {"parts": parts, "role": "model"}, "index": 0}
+        usage = self._usage()
+        if finish is not None:
+            candidate["finishReason"] = finish
+        else:  # before the end, the counts so far: the prompt only
+            usage = {
+                "promptTokenCount": usage["promptTokenCount"],
+                "totalTokenCount": usage["promptTokenCount"],
+            }
+        await self._write({"candidates": [candidate], "usageMetadata": usage, "modelVersion": self.call.model,
+                           "responseId": f"fake-response-{self.call.serial}"})  # fmt: skip
+
+    async def _write(self, event: dict[str, Any]) -> None:
+        frame = b"data: " + orjson.dumps(event) + b"\r\n\r\n"
+        self.writer.write(b"%x\r\n%s\r\n" % (len(frame), frame))
+        await self.writer.drain()
+
+    async def _end(self) -> None:
+        self.writer.write(b"0\r\n\r\n")
+        await self.writer.drain()
+
+
+def _split(text: str, pieces: int) -> list[str]:
+    if not text:
+        return []
+    size = math.ceil(len(text) / max(1, pieces))
+    return [text[start : start + size] for start in range(0, len(text), size)]
+
+
+async def _send_error(
+    writer: asyncio.StreamWriter, status: int, message: str, extra: dict[str, str] | None = None
+) -> None:
+    error = {"error": {"code": status, "message": message, "status": _STATUS_NAMES.get(status, "UNKNOWN")}}
+    await _send(writer, status, orjson.dumps(error), {"content-type": "application/json", **(extra or {})})
