@@ -28,6 +28,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=20_000_000, gt=0)
     upstream_max_reply_bytes: int = Field(default=32 * 1024 * 1024, gt=0)
     retry_after_cap_s: float = Field(default=60.0, ge=0)
+    route_first_token_s: float = Field(
+        default=90.0, gt=0, description="seconds a route member may stay silent before the next is asked"
+    )
 
     @cached_property
     def data_dir(self) -> Path:

@@ -41,6 +41,7 @@ should not exist is `behave(model, status=404)`):
     usage=(in, out)          token counts (default: len(messages JSON) // 4, words in the answer)
     reasoning="..."          reasoning sent as `reasoning_content` before the answer
     tool_calls=[{"name": ..., "arguments": {...}}]   tool calls (finish reason `tool_calls`)
+    argument_pieces=N        stream each tool call as its id and name, then its arguments in N deltas
     finish_reason="..."      override the finish reason (default `stop`)
     require_key="sk-..."     answer 401 unless the request carries `Authorization: Bearer sk-...`
     company=N                hold every call until N calls of this model are open at once
@@ -125,6 +126,7 @@ class Behaviour:
     usage: tuple[int, int] | None = None
     reasoning: str = ""
     tool_calls: Sequence[dict[str, Any]] = ()
+    argument_pieces: int = 1
     finish_reason: str | None = None
     require_key: str | None = None
     company: int | None = None
@@ -485,7 +487,8 @@ class _ChatReply:
         if b.error_after is not None:
             return await self._error_chunk()
         for index, tool in enumerate(self._tool_calls()):
-            await self._event(self._chunk({"tool_calls": [{"index": index, **tool}]}))
+            for delta in _argument_deltas(index, tool, b.argument_pieces):
+                await self._event(self._chunk({"tool_calls": [delta]}))
         await self._event(self._chunk({}, self._finish_reason()))
         if (self.call.body.get("stream_options") or {}).get("include_usage"):
             usage_chunk = {**self._envelope("chat.completion.chunk"), "choices": [], "usage": self._usage()}
@@ -589,3 +592,15 @@ async def _reset(writer: asyncio.StreamWriter) -> None:
     with contextlib.suppress(OSError):
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     transport.abort()
+
+
+def _argument_deltas(index: int, tool: dict[str, Any], pieces: int) -> list[dict[str, Any]]:
+    """A tool call as one delta, or as its head and then its arguments in `pieces` parts."""
+    if pieces <= 1:
+        return [{"index": index, **tool}]
+    arguments = tool["function"]["arguments"]
+    size = max(1, math.ceil(len(arguments) / pieces))
+    head = {"index": index, "id": tool["id"], "type": "function",
+            "function": {"name": tool["function"]["name"], "arguments": ""}}  # fmt: skip
+    parts = [arguments[i : i + size] for i in range(0, len(arguments), size)]
+    return [head, *({"index": index, "function": {"arguments": part}} for part in parts)]

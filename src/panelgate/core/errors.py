@@ -5,6 +5,8 @@
     ├── NotFound            404  no such collection, call or route
     ├── TooLarge            413  the prompt or body is larger than allowed
     ├── UnsupportedMedia    415  the body is not JSON
+    ├── RateLimited         429  every model that could answer is rate limited
+    ├── UpstreamFailed      502  every model that could answer failed
     └── Unavailable         503  nothing can answer right now
 
 Formats turn these into their own error bodies; `param` names the request
@@ -44,6 +46,16 @@ class UnsupportedMedia(GatewayError):
     kind = "invalid_request_error"
 
 
+class RateLimited(GatewayError):
+    status = 429
+    kind = "rate_limit_error"
+
+
+class UpstreamFailed(GatewayError):
+    status = 502
+    kind = "api_error"
+
+
 class Unavailable(GatewayError):
     status = 503
     kind = "overloaded_error"
@@ -51,7 +63,7 @@ class Unavailable(GatewayError):
 
 def error_for_status(status: int, message: str) -> GatewayError:
     """The refusal kind for a status, for failures reported after a panel started."""
-    for kind in (BadRequest, NotFound, TooLarge, UnsupportedMedia, Unavailable):
+    for kind in (BadRequest, NotFound, TooLarge, UnsupportedMedia, RateLimited, UpstreamFailed, Unavailable):
         if kind.status == status:
             return kind(message)
     return GatewayError(message)

@@ -87,6 +87,8 @@ class CollectionInfo:
     tags: tuple[str, ...] = ()
     reply: ReplyMode = "all"
     merger: str = ""
+    shadows: int = 0
+    """Route mode: other members that answer each turn in the background, for evaluation."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ class GatewayLimits:
     max_calls: int = 5
     max_explorers: int = 2
     seat_deadline_s: float = 420.0
+    shadow_calls_per_day: int = 100
+    """Route shadow calls the whole gateway may make in a UTC day."""
 
 
 @dataclass(frozen=True)

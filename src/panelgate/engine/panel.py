@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
-from panelgate.core.errors import BadRequest, GatewayError, NotFound
+from panelgate.core.errors import BadRequest, GatewayError
 from panelgate.core.ids import call_id
 from panelgate.core.merge import merger_skip
 from panelgate.core.seating import seat_panel
@@ -40,6 +40,7 @@ from panelgate.core.types import (
     SeatPlan,
     SeatResult,
 )
+from panelgate.engine.collection_lookup import find_collection
 from panelgate.engine.merge import run_merge
 from panelgate.engine.panel_ids import PanelIdIssuer
 from panelgate.engine.record import record_panel
@@ -140,7 +141,7 @@ class PanelRunner:
 
     async def _seat(self, request: PanelRequest) -> PanelContext:
         bench = await self._db.bench.snapshot()
-        collection = self._collection(request.collection, bench.collections)
+        collection = find_collection(request.collection, bench.collections)
         reply = request.reply or request.suffix_reply or collection.reply
         if request.agentic and reply != "route":
             raise BadRequest(
@@ -149,7 +150,11 @@ class PanelRunner:
                 param="tools",
             )
         if reply == "route":
-            raise BadRequest("route mode is not served by this gateway version yet", param="model")
+            # the HTTP layer sends route turns elsewhere; only a collection switched to route
+            # mode between its check and this one lands here
+            raise BadRequest(
+                f"`{collection.name}` now answers in route mode; send the request again", param="model"
+            )
         roster, limits = bench.roster, bench.limits
         last_seated = await self._db.panels.last_seated(cached=True)
         plan = seat_panel(
@@ -183,26 +188,6 @@ class PanelRunner:
             at=at,
             words=PanelWords(panel=panel, collection=collection.name, plan=plan),
         )
-
-    @staticmethod
-    def _collection(name: str | None, collections: dict[str, CollectionInfo]) -> CollectionInfo:
-        if name is not None and name in collections:
-            return collections[name]
-        listing = sorted(collections.values(), key=lambda c: c.name)
-        offer = (
-            "; ".join(
-                f"bench/{c.name}"
-                + (f" — {c.description}" if c.description else "")
-                + (f" [{', '.join(c.tags)}]" if c.tags else "")
-                for c in listing
-            )
-            or "none yet (make one with `panelgate collection save` or PUT /api/collections/<name>)"
-        )
-        if name is None:
-            raise BadRequest(
-                f"name a collection as the model, e.g. bench/<name>. Collections: {offer}", param="model"
-            )
-        raise NotFound(f"no collection named `{name}`. Collections: {offer}", param="model")
 
     async def _run(self, context: PanelContext, queue: asyncio.Queue[PanelEvent]) -> None:
         try:

@@ -8,6 +8,10 @@ agentic, which a panel refuses pointing to `:route`), and thinking blocks are
 dropped because no seat could continue another model's reasoning. Anything a
 panel would otherwise drop silently — PDF documents, uploaded files,
 vendor-hosted (server) tools — is refused with what to send instead.
+
+Route mode (`anthropic_route`) reads the conversation with the same
+functions (`read_conversation`, `read_options`, `has_own_tools`), so a
+Messages history means the same to a panel and to a routed member.
 """
 
 from __future__ import annotations
@@ -51,9 +55,10 @@ _ERROR_TYPES = {
     503: "overloaded_error",
 }
 _SERVER_TOOLS_ADVICE = (
-    "a panel cannot run Anthropic's server tools; describe the task in text, "
-    "or send your own tools to bench/<collection>:route"
+    "the gateway cannot run Anthropic's server tools; describe the task in text, "
+    "or define the tool yourself and send it to bench/<collection>:route"
 )
+_IMAGE_ONLY_RESULT = "(the result is the image in the next message)"
 
 
 def _image_url(block: dict[str, Any], where: str) -> str:
@@ -71,7 +76,7 @@ def _image_url(block: dict[str, Any], where: str) -> str:
         raise BadRequest(f"{where} has an image URL that is not http(s)", param="messages")
     if kind == "file":
         raise BadRequest(
-            f"{where} names an uploaded file, which a panel cannot fetch; "
+            f"{where} names an uploaded file, which the gateway cannot fetch; "
             "send the image as base64 data or an http(s) URL",
             param="messages",
         )
@@ -81,14 +86,14 @@ def _image_url(block: dict[str, Any], where: str) -> str:
 def _refuse_block(kind: object, where: str) -> BadRequest:
     if kind == "document":
         return BadRequest(
-            f"{where} is a document (PDF) block, which a panel cannot pass on to its seats; "
+            f"{where} is a document (PDF) block, which the gateway cannot pass on to its models; "
             "send the text (or an image) instead",
             param="messages",
         )
     if kind in _SERVER_BLOCKS or (isinstance(kind, str) and kind.endswith("_tool_result")):
         return BadRequest(f"{where} is a `{kind}` block; {_SERVER_TOOLS_ADVICE}", param="messages")
     return BadRequest(
-        f"{where} has type {kind!r}, which a panel cannot pass on; send text or image blocks",
+        f"{where} has type {kind!r}, which the gateway cannot pass on; send text or image blocks",
         param="messages",
     )
 
@@ -137,9 +142,11 @@ def _tool_message(block: dict[str, Any], where: str) -> tuple[ChatMessage, list[
     content = block.get("content")
     parts = [] if content is None else [_content_part(b, where) for b in _blocks(content, where)]
     text = "\n".join(p["text"] for p in parts if p["type"] == "text")
+    images = [p for p in parts if p["type"] == "image_url"]
+    if images and not text:
+        text = _IMAGE_ONLY_RESULT
     if block.get("is_error"):
         text = f"Error: {text}"
-    images = [p for p in parts if p["type"] == "image_url"]
     return {"role": "tool", "tool_call_id": call_id, "content": text}, images
 
 
@@ -188,7 +195,23 @@ def _system_message(system: object) -> list[ChatMessage]:
     raise BadRequest("`system` must be text or a list of text blocks", param="system")
 
 
-def _has_tools(body: dict[str, Any]) -> bool:
+def read_conversation(body: dict[str, Any]) -> list[ChatMessage]:
+    """`system` and `messages` as OpenAI chat messages (tool results right after their calls)."""
+    raw = body.get("messages")
+    if not isinstance(raw, list) or not raw:
+        raise BadRequest("`messages` must be a non-empty list", param="messages")
+    messages = _system_message(body.get("system"))
+    for index, message in enumerate(raw):
+        messages.extend(_read_message(message, index))
+    return messages
+
+
+def read_options(body: dict[str, Any]) -> dict[str, Any]:
+    """Sampling and length settings under their chat names."""
+    return {ours: body[theirs] for theirs, ours in _OPTIONS.items() if theirs in body}
+
+
+def has_own_tools(body: dict[str, Any]) -> bool:
     """True for a non-empty `tools`; vendor-hosted (typed) tools are refused."""
     if body.get("mcp_servers"):
         raise BadRequest(f"`mcp_servers` is not supported; {_SERVER_TOOLS_ADVICE}", param="mcp_servers")
@@ -201,12 +224,18 @@ def _output_tokens(content: str) -> int:
     return estimate_tokens([{"role": "assistant", "content": content}])
 
 
-def _sse(kind: str, data: dict[str, Any]) -> bytes:
+def sse(kind: str, data: dict[str, Any]) -> bytes:
+    """One Messages stream event: its name on the `event:` line and as the data's `type`."""
     return b"event: " + kind.encode() + b"\ndata: " + orjson.dumps({"type": kind, **data}) + b"\n\n"
 
 
+def error_object(status: int, message: str) -> dict[str, str]:
+    """The `error` object of an error body or stream event, typed for the status."""
+    return {"type": _ERROR_TYPES.get(status, "api_error"), "message": message}
+
+
 def _text_delta(text: str) -> bytes:
-    return _sse("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": text}})
+    return sse("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": text}})
 
 
 class AnthropicMessages(BenchInBody):
@@ -214,21 +243,14 @@ class AnthropicMessages(BenchInBody):
     stream_media_type = "text/event-stream"
 
     def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
-        model = read_model(body)
-        raw = body.get("messages")
-        if not isinstance(raw, list) or not raw:
-            raise BadRequest("`messages` must be a non-empty list", param="messages")
-        messages = _system_message(body.get("system"))
-        for index, message in enumerate(raw):
-            messages.extend(_read_message(message, index))
         return panel_request(
             body,
-            model=model,
-            messages=messages,
+            model=read_model(body),
+            messages=read_conversation(body),
             stream=read_stream(body),
-            options={ours: body[theirs] for theirs, ours in _OPTIONS.items() if theirs in body},
+            options=read_options(body),
             caller=caller,
-            tools=_has_tools(body),
+            tools=has_own_tools(body),
         )
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
@@ -251,20 +273,20 @@ class AnthropicMessages(BenchInBody):
     async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
         async for event in events:
             if isinstance(event, Heartbeat):
-                yield _sse("ping", {})
+                yield sse("ping", {})
             elif isinstance(event, Seated):
                 yield self._message_start(request, event.panel)
-                yield _sse("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
+                yield sse("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
                 if event.text:
                     yield _text_delta(event.text)
             elif isinstance(event, Failed):
-                yield _sse("error", {"error": self._error(event.status, event.message)})
+                yield sse("error", {"error": error_object(event.status, event.message)})
                 return
             elif isinstance(event, Finished):
                 if event.text:
                     yield _text_delta(event.text)
-                yield _sse("content_block_stop", {"index": 0})
-                yield _sse(
+                yield sse("content_block_stop", {"index": 0})
+                yield sse(
                     "message_delta",
                     {
                         "delta": {"stop_reason": "end_turn", "stop_sequence": None},
@@ -272,13 +294,13 @@ class AnthropicMessages(BenchInBody):
                         "bench": event.bench,
                     },
                 )
-                yield _sse("message_stop", {})
+                yield sse("message_stop", {})
                 return
             elif event.text:
                 yield _text_delta(event.text)
 
     def error_body(self, error: GatewayError) -> dict[str, Any]:
-        return {"type": "error", "error": self._error(error.status, error.message)}
+        return {"type": "error", "error": error_object(error.status, error.message)}
 
     def count_tokens(self, request: PanelRequest) -> dict[str, Any]:
         """`POST /v1/messages/count_tokens`: the size estimate seating uses, no model asked."""
@@ -296,8 +318,4 @@ class AnthropicMessages(BenchInBody):
             "stop_sequence": None,
             "usage": {"input_tokens": estimate_tokens(request.messages), "output_tokens": 1},
         }
-        return _sse("message_start", {"message": message})
-
-    @staticmethod
-    def _error(status: int, message: str) -> dict[str, str]:
-        return {"type": _ERROR_TYPES.get(status, "api_error"), "message": message}
+        return sse("message_start", {"message": message})

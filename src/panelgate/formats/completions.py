@@ -30,7 +30,7 @@ from panelgate.core.types import (
 from panelgate.formats.protocol import BenchInBody, finished_panel
 from panelgate.formats.request_fields import panel_request, read_model, read_stream
 
-_OPTIONS = (
+OPTIONS = (
     "max_tokens",
     "temperature",
     "top_p",
@@ -39,6 +39,7 @@ _OPTIONS = (
     "presence_penalty",
     "frequency_penalty",
 )
+"""The sampling fields passed on under their own names (a panel reads, then ignores them)."""
 _SEVERAL = "send one prompt string per request; several prompts would need several panels"
 
 
@@ -60,18 +61,28 @@ def read_prompt(prompt: object) -> str:
     return prompt
 
 
+def refuse_suffix(body: dict[str, Any]) -> None:
+    """`suffix` asks for fill in the middle, which no chat model is asked for."""
+    if body.get("suffix"):
+        raise BadRequest(
+            "`suffix` (fill in the middle) is not supported by a panel; put the text after the gap "
+            "in the prompt and say what to fill in",
+            param="suffix",
+        )
+
+
 def _usage(request: PanelRequest, content: str) -> dict[str, int]:
     prompt = estimate_tokens(request.messages)
     completion = estimate_tokens([{"role": "assistant", "content": content}])
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
-def _error(status: int, message: str, kind: str, param: str | None = None) -> dict[str, Any]:
+def completion_error(status: int, message: str, kind: str, param: str | None = None) -> dict[str, Any]:
     """The OpenAI error body, which the SDK raises both as a status and inside a stream."""
     return {"error": {"message": message, "type": kind, "param": param, "code": str(status)}}
 
 
-def _choice(text: str, finish: str | None) -> dict[str, Any]:
+def completion_choice(text: str, finish: str | None) -> dict[str, Any]:
     return {"text": text, "index": 0, "logprobs": None, "finish_reason": finish}
 
 
@@ -81,19 +92,14 @@ class OpenAICompletions(BenchInBody):
 
     def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
         model = read_model(body)
-        if body.get("suffix"):
-            raise BadRequest(
-                "`suffix` (fill in the middle) is not supported by a panel; put the text after the gap "
-                "in the prompt and say what to fill in",
-                param="suffix",
-            )
+        refuse_suffix(body)
         messages: list[ChatMessage] = [{"role": "user", "content": read_prompt(body.get("prompt"))}]
         return panel_request(
             body,
             model=model,
             messages=messages,
             stream=read_stream(body),
-            options={k: body[k] for k in _OPTIONS if k in body},
+            options={k: body[k] for k in OPTIONS if k in body},
             caller=caller,
         )
 
@@ -104,7 +110,7 @@ class OpenAICompletions(BenchInBody):
             "object": "text_completion",
             "created": int(time.time()),
             "model": request.model,
-            "choices": [_choice(finished.content, "stop")],
+            "choices": [completion_choice(finished.content, "stop")],
             "usage": _usage(request, finished.content),
             "bench": finished.bench,
         }
@@ -118,7 +124,7 @@ class OpenAICompletions(BenchInBody):
                 "object": "text_completion",
                 "created": created,
                 "model": request.model,
-                "choices": [_choice(text, finish)],
+                "choices": [completion_choice(text, finish)],
                 **extra,
             }
             return b"data: " + orjson.dumps(body) + b"\n\n"
@@ -130,8 +136,8 @@ class OpenAICompletions(BenchInBody):
             if isinstance(event, Seated):
                 chunk_id = f"cmpl-{event.panel}"
             if isinstance(event, Failed):
-                failure = error_for_status(event.status, event.message)
-                yield b"data: " + orjson.dumps(_error(event.status, event.message, failure.kind)) + b"\n\n"
+                kind = error_for_status(event.status, event.message).kind
+                yield b"data: " + orjson.dumps(completion_error(event.status, event.message, kind)) + b"\n\n"
                 yield b"data: [DONE]\n\n"
                 return
             if isinstance(event, Finished):
@@ -142,4 +148,4 @@ class OpenAICompletions(BenchInBody):
                 yield chunk(event.text)
 
     def error_body(self, error: GatewayError) -> dict[str, Any]:
-        return _error(error.status, error.message, error.kind, error.param)
+        return completion_error(error.status, error.message, error.kind, error.param)

@@ -12,7 +12,8 @@ tools, cached content — is refused with what to send instead.
 Google's SDKs refuse reply fields they do not know, so `bench` never goes in
 the body: a whole reply names its seats in the `X-Bench-Seats` header
 (`reply_headers`). A stream is SSE with `?alt=sse`, else one JSON array
-written element by element.
+written element by element. Route mode (`gemini_route`) reads messages and
+writes frames with the same helpers (`gemini_messages`, `sse_frame`, ...).
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def _snake(camel: str) -> str:
     return re.sub(r"(?<!^)([A-Z])", r"_\1", camel).lower()
 
 
-def _field(holder: dict[str, Any], camel: str) -> Any:
+def read_field(holder: dict[str, Any], camel: str) -> Any:
     """A field under its camelCase name or its snake_case twin (Gemini accepts both)."""
     if camel in holder:
         return holder[camel]
@@ -100,7 +101,7 @@ def _object(value: object, where: str) -> dict[str, Any]:
 
 
 def _image_from_data(data: dict[str, Any], where: str) -> dict[str, Any]:
-    mime, payload = _field(data, "mimeType"), data.get("data")
+    mime, payload = read_field(data, "mimeType"), data.get("data")
     if not isinstance(mime, str) or not mime.startswith("image/"):
         raise BadRequest(
             f"{where} is inline data of type {mime!r}, which a panel cannot pass on to its seats "
@@ -119,7 +120,7 @@ def _standard_base64(data: str) -> str:
 
 
 def _image_from_file(data: dict[str, Any], where: str) -> dict[str, Any]:
-    uri, mime = _field(data, "fileUri"), _field(data, "mimeType")
+    uri, mime = read_field(data, "fileUri"), read_field(data, "mimeType")
     if not isinstance(uri, str) or not uri.startswith(("http://", "https://")):
         raise BadRequest(
             f"{where} names {uri!r}; a panel takes only http(s) image URLs — send the image "
@@ -142,7 +143,7 @@ def _image_from_file(data: dict[str, Any], where: str) -> dict[str, Any]:
 
 
 def _kind(part: dict[str, Any], where: str) -> str:
-    kind = next((key for key in _DATA_KEYS if _field(part, key) is not None), None)
+    kind = next((key for key in _DATA_KEYS if read_field(part, key) is not None), None)
     if kind is None:
         raise BadRequest(
             f"{where} carries {sorted(part)}, which a panel cannot pass on; send text or image parts",
@@ -154,33 +155,59 @@ def _kind(part: dict[str, Any], where: str) -> str:
 
 
 @dataclass
+class _OpenCall:
+    id: str
+    given: str | None
+    name: str
+
+
+@dataclass
 class _ToolCalls:
-    """Gemini function calls, given ids when they have none and matched to their responses."""
+    """Gemini function calls, given ids when they have none and matched to their responses.
+
+    Calls are numbered `call_N` in order over the whole history; a call keeps
+    the id it came with unless an earlier call already used it (ids must be
+    unique in the conversation a member reads). A response answers the open
+    call with its `id` when it names one, else the oldest open call of its name.
+    """
 
     issued: int = 0
-    open: list[tuple[str, str]] = field(default_factory=list)
+    used: set[str] = field(default_factory=set)
+    open: list[_OpenCall] = field(default_factory=list)
 
     def call(self, value: object, where: str) -> dict[str, Any]:
         call = _object(value, where)
         name = call.get("name")
-        if not isinstance(name, str):
+        if not isinstance(name, str) or not name:
             raise BadRequest(f"{where} is a functionCall without a name", param="contents")
         self.issued += 1
-        given = call.get("id")
-        call_id = given if isinstance(given, str) and given else f"call_{self.issued}"
-        self.open.append((call_id, name))
+        given = call.get("id") if isinstance(call.get("id"), str) and call.get("id") else None
+        call_id = given if given and given not in self.used else self._numbered()
+        self.used.add(call_id)
+        self.open.append(_OpenCall(call_id, given, name))
         arguments = orjson.dumps(call.get("args") or {}).decode()
         return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
 
+    def _numbered(self) -> str:
+        call_id, again = f"call_{self.issued}", 1
+        while call_id in self.used:  # a caller's own id took the number
+            again += 1
+            call_id = f"call_{self.issued}_{again}"
+        return call_id
+
     def answer(self, value: object, where: str) -> ChatMessage:
         response = _object(value, where)
-        wanted = response.get("id")
-        for index, (call_id, name) in enumerate(self.open):
-            if call_id == wanted or (not isinstance(wanted, str) and name == response.get("name")):
-                del self.open[index]
-                content = orjson.dumps(response.get("response") or {}).decode()
-                return {"role": "tool", "tool_call_id": call_id, "content": content}
-        raise BadRequest(f"{where} is a functionResponse with no functionCall before it", param="contents")
+        wanted, name = response.get("id"), response.get("name")
+        by_id = [c for c in self.open if isinstance(wanted, str) and wanted in (c.id, c.given)]
+        matched = by_id or [c for c in self.open if c.name == name]
+        if not matched:
+            raise BadRequest(
+                f"{where} is a functionResponse for `{name}` with no unanswered functionCall before it",
+                param="contents",
+            )
+        self.open.remove(matched[0])
+        content = orjson.dumps(response.get("response") or {}).decode()
+        return {"role": "tool", "tool_call_id": matched[0].id, "content": content}
 
 
 def _joined(parts: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
@@ -214,7 +241,7 @@ def _read_content(content: object, index: int, calls: _ToolCalls) -> list[ChatMe
         if part.get("thought") is True:
             continue
         kind = _kind(part, at)
-        value = _field(part, kind)
+        value = read_field(part, kind)
         if kind == "text":
             if not isinstance(value, str):
                 raise BadRequest(f"{at}.text must be text", param="contents")
@@ -248,34 +275,60 @@ def _system_message(instruction: object) -> list[ChatMessage]:
     raise BadRequest("`systemInstruction` must be text or a content of text parts", param="systemInstruction")
 
 
-def _has_tools(body: dict[str, Any]) -> bool:
-    """True for any function declarations; Google-hosted tools are refused."""
+def function_declarations(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The caller's function declarations, from every tool; Google-hosted tools are refused."""
     tools = body.get("tools")
     if tools is None:
-        return False
+        return []
     if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
         raise BadRequest("`tools` must be a list of tool objects", param="tools")
-    declared = False
+    declared: list[dict[str, Any]] = []
     for tool in tools:
         hosted = sorted(
             key for key, value in tool.items() if value is not None and _snake(key) != "function_declarations"
         )
         if hosted:
             raise BadRequest(f"`tools` asks for {', '.join(hosted)}; {_HOSTED_TOOLS_ADVICE}", param="tools")
-        declared = declared or bool(_field(tool, "functionDeclarations"))
+        functions = read_field(tool, "functionDeclarations") or []
+        if not isinstance(functions, list) or not all(isinstance(f, dict) for f in functions):
+            raise BadRequest("`functionDeclarations` must be a list of declarations", param="tools")
+        declared.extend(functions)
     return declared
 
 
-def _options(body: dict[str, Any]) -> dict[str, Any]:
-    """`generationConfig` under OpenAI names (read, then ignored by a panel)."""
-    config = _field(body, "generationConfig") or {}
+def generation_options(body: dict[str, Any]) -> dict[str, Any]:
+    """`generationConfig`'s sampling fields under OpenAI names (a panel reads, then ignores them)."""
+    config = read_field(body, "generationConfig") or {}
     if not isinstance(config, dict):
         raise BadRequest("`generationConfig` must be an object", param="generationConfig")
-    read = {ours: _field(config, theirs) for theirs, ours in _OPTIONS.items()}
+    read = {ours: read_field(config, theirs) for theirs, ours in _OPTIONS.items()}
     options = {key: value for key, value in read.items() if value is not None}
-    if _field(config, "responseMimeType") == "application/json":
+    if read_field(config, "responseMimeType") == "application/json":
         options["response_format"] = {"type": "json_object"}
     return options
+
+
+def gemini_messages(body: dict[str, Any]) -> list[ChatMessage]:
+    """`systemInstruction` and `contents` as OpenAI messages, tool calls numbered and matched."""
+    if read_field(body, "cachedContent"):
+        raise BadRequest(
+            "`cachedContent` names content cached at Google, which a panel's seats cannot read; "
+            "send the content itself in `contents`",
+            param="cachedContent",
+        )
+    raw = body.get("contents")
+    if not isinstance(raw, list) or not raw:
+        raise BadRequest("`contents` must be a non-empty list of turns", param="contents")
+    messages = _system_message(read_field(body, "systemInstruction"))
+    calls = _ToolCalls()
+    for index, content in enumerate(raw):
+        messages.extend(_read_content(content, index, calls))
+    return messages
+
+
+def gemini_error(status: int, message: str) -> dict[str, Any]:
+    """Google's error object (`code`, `message`, `status` name), as a body or a stream element."""
+    return {"code": status, "message": message, "status": _STATUS_NAMES.get(status, "INTERNAL")}
 
 
 def _usage(request: PanelRequest, content: str) -> dict[str, int]:
@@ -302,32 +355,19 @@ class GeminiFormat:
         return GeminiFormat(model, streamed=streamed, sse=sse)
 
     def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
-        if _field(body, "cachedContent"):
-            raise BadRequest(
-                "`cachedContent` names content cached at Google, which a panel's seats cannot read; "
-                "send the content itself in `contents`",
-                param="cachedContent",
-            )
-        raw = body.get("contents")
-        if not isinstance(raw, list) or not raw:
-            raise BadRequest("`contents` must be a non-empty list of turns", param="contents")
-        messages = _system_message(_field(body, "systemInstruction"))
-        calls = _ToolCalls()
-        for index, content in enumerate(raw):
-            messages.extend(_read_content(content, index, calls))
         return panel_request(
             body,
             model=self.model,
-            messages=messages,
+            messages=gemini_messages(body),
             stream=self.streamed,
-            options=_options(body),
+            options=generation_options(body),
             caller=caller,
-            tools=_has_tools(body),
+            tools=bool(function_declarations(body)),
         )
 
     def decode_count(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
         """A `:countTokens` body: `contents` itself or wrapped in `generateContentRequest`."""
-        wrapped = _field(body, "generateContentRequest")
+        wrapped = read_field(body, "generateContentRequest")
         if wrapped is not None and not isinstance(wrapped, dict):
             raise BadRequest("`generateContentRequest` must be an object", param="generateContentRequest")
         return self.decode(wrapped or body, caller=caller)
@@ -356,10 +396,10 @@ class GeminiFormat:
         return {"X-Bench-Seats": json.dumps(named, separators=(",", ":"))}
 
     async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
-        frame = _sse_frame if self.sse else _ArrayFrame()
+        frame = sse_frame if self.sse else ArrayFrame()
         async for body in self._chunks(request, events):
             yield frame(body)
-        if isinstance(frame, _ArrayFrame):
+        if isinstance(frame, ArrayFrame):
             yield frame.close()
 
     async def _chunks(
@@ -370,7 +410,7 @@ class GeminiFormat:
             if isinstance(event, Seated):
                 panel = event.panel
             if isinstance(event, Failed):
-                yield {"error": self._error(event.status, event.message)}
+                yield {"error": gemini_error(event.status, event.message)}
                 return
             if isinstance(event, Finished):
                 last = self._chunk(request, panel, event.text, "STOP")
@@ -387,18 +427,15 @@ class GeminiFormat:
         return {"candidates": [candidate], "modelVersion": request.model, "responseId": panel}
 
     def error_body(self, error: GatewayError) -> dict[str, Any]:
-        return {"error": self._error(error.status, error.message)}
-
-    @staticmethod
-    def _error(status: int, message: str) -> dict[str, Any]:
-        return {"code": status, "message": message, "status": _STATUS_NAMES.get(status, "INTERNAL")}
+        return {"error": gemini_error(error.status, error.message)}
 
 
-def _sse_frame(body: dict[str, Any]) -> bytes:
+def sse_frame(body: dict[str, Any]) -> bytes:
+    """One SSE event of a `?alt=sse` stream."""
     return b"data: " + orjson.dumps(body) + b"\r\n\r\n"
 
 
-class _ArrayFrame:
+class ArrayFrame:
     """The stream as one JSON array: `[` before the first element, `,\\r\\n` between, `]` at the end."""
 
     def __init__(self) -> None:

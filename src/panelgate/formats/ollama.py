@@ -8,7 +8,8 @@ bare base64 with no media type, so the type is read from the bytes; and
 tool calls carry no ids, so calls are numbered `call_N` in order and each
 tool result answers the oldest open call of its tool's name. `/api/generate`'s
 `context` continues a conversation Ollama stored; nothing is stored here, so
-it is refused rather than silently dropped.
+it is refused rather than silently dropped. Route mode (`ollama_route`)
+reads messages and writes lines with the same helpers.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from panelgate.formats.protocol import BenchInBody
 from panelgate.formats.request_fields import panel_request, read_model, read_stream
 
 LATEST_TAG = ":latest"
-_MIN_DURATION_NS = 1_000_000
+MIN_DURATION_NS = 1_000_000
 _ROLES = ("system", "user", "assistant", "tool")
 _OPTIONS = {"num_predict": "max_tokens", "temperature": "temperature", "top_p": "top_p", "stop": "stop"}
 _IMAGE_MAGIC = (
@@ -107,9 +108,15 @@ def _content(text: str, images: list[dict[str, Any]]) -> str | list[dict[str, An
 
 @dataclass
 class _ToolCalls:
-    """Ollama's id-less tool calls, given ids and matched to their results."""
+    """Ollama's id-less tool calls, given ids and matched to their results.
+
+    Calls are numbered `call_N` in order over the whole conversation. A tool
+    result answers the oldest open call of its `tool_name`, else the oldest
+    open call; a client that does send ids (`id`, `tool_call_id`) is matched by them.
+    """
 
     issued: int = 0
+    used: set[str] = field(default_factory=set)
     open: list[tuple[str, str]] = field(default_factory=list)
 
     def call(self, call: object, where: str) -> dict[str, Any]:
@@ -117,7 +124,11 @@ class _ToolCalls:
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
             raise BadRequest(f"{where} must be {{'function': {{'name': ..., 'arguments': {{...}}}}}}")
         self.issued += 1
-        call_id = f"call_{self.issued}"
+        given = call.get("id") if isinstance(call, dict) else None
+        call_id = (
+            given if isinstance(given, str) and given and given not in self.used else f"call_{self.issued}"
+        )
+        self.used.add(call_id)
         self.open.append((call_id, function["name"]))
         arguments = function.get("arguments") or {}
         if not isinstance(arguments, str):
@@ -128,12 +139,17 @@ class _ToolCalls:
             "function": {"name": function["name"], "arguments": arguments},
         }
 
-    def answer(self, name: object, where: str) -> str:
-        for index, (call_id, called) in enumerate(self.open):
-            if not name or called == name:
-                del self.open[index]
-                return call_id
-        raise BadRequest(f"{where} is a tool result with no open tool call of that name before it")
+    def answer(self, message: dict[str, Any], where: str) -> str:
+        wanted, name = message.get("tool_call_id"), message.get("tool_name") or message.get("name")
+        matched = (
+            [c for c in self.open if c[0] == wanted]
+            or [c for c in self.open if c[1] == name]
+            or self.open[:1]
+        )
+        if not matched:
+            raise BadRequest(f"{where} is a tool result with no open tool call before it", param="messages")
+        self.open.remove(matched[0])
+        return matched[0][0]
 
 
 def _chat_message(message: object, index: int, calls: _ToolCalls) -> ChatMessage:
@@ -156,7 +172,7 @@ def _chat_message(message: object, index: int, calls: _ToolCalls) -> ChatMessage
             raise BadRequest(f"{where}.tool_calls must be a list", param="messages")
         read["tool_calls"] = [calls.call(c, f"{where}.tool_calls[{n}]") for n, c in enumerate(tool_calls)]
     if role == "tool":
-        read["tool_call_id"] = calls.answer(message.get("tool_name") or message.get("name"), where)
+        read["tool_call_id"] = calls.answer(message, where)
     return read
 
 
@@ -226,7 +242,8 @@ def _panel_request(body: dict[str, Any], messages: list[ChatMessage], caller: st
     return replace(asked, model=read_model(body))
 
 
-def _now() -> str:
+def created_at() -> str:
+    """Now, as Ollama writes `created_at` (UTC, microseconds, `Z`)."""
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
@@ -237,10 +254,11 @@ def _panel_ns(bench: dict[str, Any]) -> int:
     tokens-per-second figure, and seat times are kept to hundredths of a second."""
     seconds = max((float(seat["seconds"]) for seat in bench.get("seats", ())), default=0.0)
     seconds += float(bench.get("merger", {}).get("seconds", 0.0))
-    return max(int(seconds * 1e9), _MIN_DURATION_NS)
+    return max(int(seconds * 1e9), MIN_DURATION_NS)
 
 
-def _line(body: dict[str, Any]) -> bytes:
+def ndjson_line(body: dict[str, Any]) -> bytes:
+    """One line of an Ollama stream."""
     return orjson.dumps(body) + b"\n"
 
 
@@ -255,7 +273,7 @@ class _OllamaReply(BenchInBody, ABC):
     def _text(self, text: str) -> dict[str, Any]: ...
 
     def _piece(self, request: PanelRequest, text: str, *, done: bool = False) -> dict[str, Any]:
-        return {"model": request.model, "created_at": _now(), **self._text(text), "done": done}
+        return {"model": request.model, "created_at": created_at(), **self._text(text), "done": done}
 
     def _last(self, request: PanelRequest, finished: Finished, text: str) -> dict[str, Any]:
         took = _panel_ns(finished.bench)
@@ -278,15 +296,15 @@ class _OllamaReply(BenchInBody, ABC):
     async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
         async for event in events:
             if isinstance(event, Failed):
-                yield _line({"error": event.message})
+                yield ndjson_line({"error": event.message})
                 return
             if isinstance(event, Finished):
                 if event.text:
-                    yield _line(self._piece(request, event.text))
-                yield _line(self._last(request, event, ""))
+                    yield ndjson_line(self._piece(request, event.text))
+                yield ndjson_line(self._last(request, event, ""))
                 return
             if event.text or isinstance(event, Heartbeat):
-                yield _line(self._piece(request, event.text))
+                yield ndjson_line(self._piece(request, event.text))
 
     def error_body(self, error: GatewayError) -> dict[str, Any]:
         return {"error": error.message}

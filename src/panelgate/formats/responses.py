@@ -14,6 +14,10 @@ background runs) is refused, and every reply says `store: false`. Vendor-hosted
 tools (web search, file search, code interpreter, ...), file and audio parts
 and uploaded-file ids are refused too, because a 200 that quietly ignored them
 would be worse than a 400 saying what to send instead.
+
+Route mode (`responses_route`) reads `input` with the same functions
+(`read_input`, `read_options`, `refuse_stored`, `has_own_tools`) and writes
+its replies with the same builders, so both modes speak one dialect.
 """
 
 from __future__ import annotations
@@ -43,10 +47,11 @@ _TEXT_PARTS = {"input_text", "output_text", "refusal"}
 _OWN_TOOLS = {"function", "custom", "namespace"}
 _TOOL_OUTPUTS = {"function_call_output", "custom_tool_call_output"}
 _OPTIONS = {"max_output_tokens": "max_tokens", "temperature": "temperature", "top_p": "top_p"}
-_HOSTED_ADVICE = (
-    "a panel cannot run OpenAI's hosted tools; describe the task in text, "
+HOSTED_ADVICE = (
+    "the gateway cannot run OpenAI's hosted tools; describe the task in text, "
     "or send your own function tools to bench/<collection>:route"
 )
+_IMAGE_ONLY_OUTPUT = "(the output is the image in the next message)"
 _NOTHING_STORED = (
     "nothing is stored here (every reply says store: false); send the whole conversation as `input`"
 )
@@ -55,7 +60,7 @@ _NOTHING_STORED = (
 # ---- reading a request ---------------------------------------------------------------
 
 
-def _refuse_stored(body: dict[str, Any]) -> None:
+def refuse_stored(body: dict[str, Any]) -> None:
     for field in ("previous_response_id", "conversation", "prompt"):
         if body.get(field) is not None:
             raise BadRequest(f"`{field}` refers to something stored; {_NOTHING_STORED}", param=field)
@@ -67,15 +72,15 @@ def _refuse_stored(body: dict[str, Any]) -> None:
         )
 
 
-def _has_tools(body: dict[str, Any]) -> bool:
+def has_own_tools(body: dict[str, Any]) -> bool:
     """True for a non-empty `tools` of the caller's own tools; hosted tools are refused."""
-    return read_own_tools(body, own_types=_OWN_TOOLS, refusal=_HOSTED_ADVICE)
+    return read_own_tools(body, own_types=_OWN_TOOLS, refusal=HOSTED_ADVICE)
 
 
 def _image_part(part: dict[str, Any], where: str) -> dict[str, Any]:
     if part.get("file_id") is not None:
         raise BadRequest(
-            f"{where} names an uploaded file, which a panel cannot fetch; "
+            f"{where} names an uploaded file, which the gateway cannot fetch; "
             "send the image as an http(s) URL or a data:image URL in `image_url`",
             param="input",
         )
@@ -102,7 +107,7 @@ def _content_part(part: object, where: str) -> dict[str, Any]:
     else:
         what = f"a part of type {kind!r}"
     raise BadRequest(
-        f"{where} is {what}, which a panel cannot pass on to its seats; send text (or an image) instead",
+        f"{where} is {what}, which the gateway cannot pass on to its models; send text (or an image) instead",
         param="input",
     )
 
@@ -144,38 +149,55 @@ def _tool_call(item: dict[str, Any], where: str) -> dict[str, Any]:
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
 
 
-def _tool_output(item: dict[str, Any], where: str) -> ChatMessage:
+def _tool_output(item: dict[str, Any], where: str) -> tuple[ChatMessage, list[dict[str, Any]]]:
+    """A tool output as a tool message, and the images it carried (a chat tool message holds text only)."""
     call_id, output = item.get("call_id"), item.get("output")
     if not isinstance(call_id, str):
         raise BadRequest(f"{where} is a tool output without a call_id", param="input")
+    images: list[dict[str, Any]] = []
     if isinstance(output, list):
         parts = [_content_part(part, f"{where}.output[{n}]") for n, part in enumerate(output)]
-        if any(p["type"] != "text" for p in parts):
-            raise BadRequest(f"{where} carries an image; send tool output as text", param="input")
-        output = "\n".join(p["text"] for p in parts)
+        images = [p for p in parts if p["type"] == "image_url"]
+        output = "\n".join(p["text"] for p in parts if p["type"] == "text") or (
+            _IMAGE_ONLY_OUTPUT if images else ""
+        )
     if not isinstance(output, str):
-        raise BadRequest(f"{where}.output must be text or a list of text parts", param="input")
-    return {"role": "tool", "tool_call_id": call_id, "content": output}
+        raise BadRequest(f"{where}.output must be text or a list of parts", param="input")
+    return {"role": "tool", "tool_call_id": call_id, "content": output}, images
 
 
 def _refuse_item(kind: object, where: str) -> BadRequest:
     if kind in ("item_reference", "compaction"):
         return BadRequest(f"{where} is an `{kind}` item; {_NOTHING_STORED}", param="input")
     if isinstance(kind, str) and ("_call" in kind or kind.startswith("mcp_")):
-        return BadRequest(f"{where} is a `{kind}` item; {_HOSTED_ADVICE}", param="input")
+        return BadRequest(f"{where} is a `{kind}` item; {HOSTED_ADVICE}", param="input")
     return BadRequest(
         f"{where} has type {kind!r}; send message, function_call or function_call_output items",
         param="input",
     )
 
 
-def _add_item(messages: list[ChatMessage], item: object, where: str) -> None:
-    """Append one input item to the conversation; a tool call joins the assistant turn before it."""
+def _show_images(messages: list[ChatMessage], images: list[dict[str, Any]]) -> None:
+    """Images from tool outputs, as a user message after the tool messages (which must stay together)."""
+    if images:
+        messages.append({"role": "user", "content": list(images)})
+        images.clear()
+
+
+def _add_item(messages: list[ChatMessage], images: list[dict[str, Any]], item: object, where: str) -> None:
+    """Append one input item to the conversation; a tool call joins the assistant turn before it,
+    and images from tool outputs wait in `images` until the run of tool outputs ends."""
     if not isinstance(item, dict):
         raise BadRequest(f"{where} must be an object", param="input")
     kind = item.get("type", "message")
     if kind == "reasoning":
         return
+    if kind in _TOOL_OUTPUTS:
+        message, shown = _tool_output(item, where)
+        messages.append(message)
+        images.extend(shown)
+        return
+    _show_images(messages, images)
     if kind == "message":
         messages.append(_message(item, where))
     elif kind in ("function_call", "custom_tool_call"):
@@ -184,8 +206,6 @@ def _add_item(messages: list[ChatMessage], item: object, where: str) -> None:
             messages[-1].setdefault("tool_calls", []).append(call)
         else:
             messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
-    elif kind in _TOOL_OUTPUTS:
-        messages.append(_tool_output(item, where))
     else:
         raise _refuse_item(kind, where)
 
@@ -202,8 +222,10 @@ def read_input(body: dict[str, Any]) -> list[ChatMessage]:
     if isinstance(raw, str) and raw:
         messages.append({"role": "user", "content": raw})
     elif isinstance(raw, list) and raw:
+        images: list[dict[str, Any]] = []
         for index, item in enumerate(raw):
-            _add_item(messages, item, f"input[{index}]")
+            _add_item(messages, images, item, f"input[{index}]")
+        _show_images(messages, images)
     else:
         raise BadRequest("`input` must be text or a non-empty list of items", param="input")
     if not any(m["role"] != "system" for m in messages):
@@ -242,33 +264,37 @@ def _usage(request: PanelRequest, content: str) -> dict[str, Any]:
     }
 
 
-def _text_part(text: str) -> dict[str, Any]:
+def text_part(text: str) -> dict[str, Any]:
     return {"type": "output_text", "text": text, "annotations": []}
 
 
-def _message_item(panel: str, status: str, content: list[dict[str, Any]]) -> dict[str, Any]:
+def message_item(item_id: str, status: str, content: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "type": "message",
-        "id": f"msg_{panel}",
+        "id": item_id,
         "status": status,
         "role": "assistant",
         "content": content,
     }
 
 
-def _response(
-    request: PanelRequest, panel: str, created_at: int, status: str, output: list[dict[str, Any]]
+def _message_item(panel: str, status: str, content: list[dict[str, Any]]) -> dict[str, Any]:
+    return message_item(f"msg_{panel}", status, content)
+
+
+def response_object(
+    model: str, response_id: str, created_at: int, status: str, output: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """A `response` object; the caller adds `usage`, `bench` or `error` as the moment allows."""
     return {
-        "id": f"resp_{panel}",
+        "id": response_id,
         "object": "response",
         "created_at": created_at,
         "status": status,
         "error": None,
         "incomplete_details": None,
         "instructions": None,
-        "model": request.model,
+        "model": model,
         "output": output,
         "parallel_tool_calls": False,
         "tool_choice": "auto",
@@ -278,25 +304,39 @@ def _response(
     }
 
 
-def _error(status: int, message: str, param: str | None = None) -> dict[str, Any]:
+def _response(
+    request: PanelRequest, panel: str, created_at: int, status: str, output: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return response_object(request.model, f"resp_{panel}", created_at, status, output)
+
+
+def error_object(status: int, message: str, param: str | None = None) -> dict[str, Any]:
+    """The `error` object of an error body or `error` stream event."""
     kind = "server_error" if status >= 500 else "invalid_request_error"
     return {"message": message, "type": kind, "param": param, "code": str(status)}
 
 
-class _Lifecycle:
-    """One streamed response: numbers its events from 0 and keeps the text sent so far."""
+class NumberedEvents:
+    """Writes one response's stream events, numbering them from 0 as the SDK expects."""
 
-    def __init__(self, request: PanelRequest) -> None:
-        self.request = request
-        self.panel = ""
-        self.created_at = int(time.time())
+    def __init__(self) -> None:
         self.sequence = 0
-        self.pieces: list[str] = []
 
     def event(self, kind: str, **data: Any) -> bytes:
         body = {"type": kind, "sequence_number": self.sequence, **data}
         self.sequence += 1
         return b"event: " + kind.encode() + b"\ndata: " + orjson.dumps(body) + b"\n\n"
+
+
+class _Lifecycle(NumberedEvents):
+    """One streamed response: numbers its events from 0 and keeps the text sent so far."""
+
+    def __init__(self, request: PanelRequest) -> None:
+        super().__init__()
+        self.request = request
+        self.panel = ""
+        self.created_at = int(time.time())
+        self.pieces: list[str] = []
 
     def response(self, status: str, output: list[dict[str, Any]]) -> dict[str, Any]:
         return _response(self.request, self.panel, self.created_at, status, output)
@@ -314,7 +354,7 @@ class _Lifecycle:
                 output_index=0,
                 item=_message_item(panel, "in_progress", []),
             ),
-            self.event("response.content_part.added", **self.where(), part=_text_part("")),
+            self.event("response.content_part.added", **self.where(), part=text_part("")),
         ]
 
     def delta(self, text: str) -> bytes:
@@ -323,7 +363,7 @@ class _Lifecycle:
 
     def closing(self, finished: Finished) -> list[bytes]:
         text = "".join(self.pieces)
-        item = _message_item(self.panel, "completed", [_text_part(text)])
+        item = _message_item(self.panel, "completed", [text_part(text)])
         whole = {
             **self.response("completed", [item]),
             "completed_at": int(time.time()),
@@ -332,15 +372,15 @@ class _Lifecycle:
         }
         return [
             self.event("response.output_text.done", **self.where(), text=text, logprobs=[]),
-            self.event("response.content_part.done", **self.where(), part=_text_part(text)),
+            self.event("response.content_part.done", **self.where(), part=text_part(text)),
             self.event("response.output_item.done", output_index=0, item=item),
             self.event("response.completed", response=whole),
         ]
 
     def failure(self, failed: Failed) -> list[bytes]:
         """The `error` event (with the nested `error` object the SDK raises on), then `response.failed`."""
-        error = _error(failed.status, failed.message)
-        item = _message_item(self.panel, "incomplete", [_text_part("".join(self.pieces))])
+        error = error_object(failed.status, failed.message)
+        item = _message_item(self.panel, "incomplete", [text_part("".join(self.pieces))])
         code = "rate_limit_exceeded" if failed.status == 429 else "server_error"
         whole = {**self.response("failed", [item]), "error": {"code": code, "message": failed.message}}
         return [
@@ -354,7 +394,7 @@ class OpenAIResponses(BenchInBody):
     stream_media_type = "text/event-stream"
 
     def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
-        _refuse_stored(body)
+        refuse_stored(body)
         model = read_model(body)
         return panel_request(
             body,
@@ -363,13 +403,13 @@ class OpenAIResponses(BenchInBody):
             stream=read_stream(body),
             options=read_options(body),
             caller=caller,
-            tools=_has_tools(body),
+            tools=has_own_tools(body),
         )
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
         finished, panel = finished_panel(events)
         now = int(time.time())
-        item = _message_item(panel, "completed", [_text_part(finished.content)])
+        item = _message_item(panel, "completed", [text_part(finished.content)])
         return {
             **_response(request, panel, now, "completed", [item]),
             "completed_at": now,
@@ -398,4 +438,4 @@ class OpenAIResponses(BenchInBody):
                 return
 
     def error_body(self, error: GatewayError) -> dict[str, Any]:
-        return {"error": _error(error.status, error.message, error.param)}
+        return {"error": error_object(error.status, error.message, error.param)}

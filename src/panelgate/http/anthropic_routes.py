@@ -13,6 +13,7 @@ from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, NotFound
 from panelgate.formats.anthropic import AnthropicMessages
+from panelgate.formats.anthropic_route import AnthropicRoute
 from panelgate.http.body import read_json_object
 from panelgate.http.panel_route import answer_panel, caller_of
 from panelgate.http.responses import json_response
@@ -20,6 +21,7 @@ from panelgate.http.services import services
 
 router = APIRouter()
 FORMAT = AnthropicMessages()
+ROUTE = AnthropicRoute()
 
 
 def owns(path: str) -> bool:
@@ -28,7 +30,7 @@ def owns(path: str) -> bool:
 
 @router.post("/v1/messages")
 async def messages(request: Request) -> Response:
-    return await answer_panel(request, FORMAT)
+    return await answer_panel(request, FORMAT, ROUTE)
 
 
 @router.post("/v1/messages/count_tokens")

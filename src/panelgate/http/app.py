@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from panelgate import __version__
 from panelgate.engine.panel import PanelRunner
+from panelgate.engine.route import RouteRunner, RouteSettings
 from panelgate.http import (
     admin,
     anthropic_routes,
@@ -52,11 +53,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         keys = KeyStore(settings.key_file)
         upstream = UpstreamClient(settings, keys)
         runner = PanelRunner(db, upstream, keepalive_s=settings.keepalive_s)
-        app.state.services = Services(settings=settings, db=db, keys=keys, upstream=upstream, panels=runner)
+        routes = RouteRunner(
+            db,
+            upstream,
+            RouteSettings(keepalive_s=settings.keepalive_s, first_token_s=settings.route_first_token_s),
+        )
+        app.state.services = Services(
+            settings=settings, db=db, keys=keys, upstream=upstream, panels=runner, routes=routes
+        )
         try:
             yield
         finally:
             await runner.drain(SHUTDOWN_GRACE_S)
+            await routes.drain(SHUTDOWN_GRACE_S)
             await upstream.aclose()
             await db.close()
 

@@ -10,10 +10,12 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from panelgate.formats.completions import OpenAICompletions
+from panelgate.formats.completions_route import CompletionsRoute
 from panelgate.http.panel_route import answer_panel
 
 router = APIRouter()
 FORMAT = OpenAICompletions()
+ROUTE = CompletionsRoute()
 
 
 def owns(path: str) -> bool:
@@ -22,4 +24,4 @@ def owns(path: str) -> bool:
 
 @router.post("/v1/completions")
 async def completions(request: Request) -> Response:
-    return await answer_panel(request, FORMAT)
+    return await answer_panel(request, FORMAT, ROUTE)

@@ -20,6 +20,7 @@ from panelgate.core.errors import NotFound
 from panelgate.core.types import ModelInfo
 from panelgate.engine.listing import list_collections
 from panelgate.formats.gemini import METHODS, GeminiFormat
+from panelgate.formats.gemini_route import GeminiRoute
 from panelgate.http.body import read_json_object
 from panelgate.http.panel_route import answer_panel, caller_of
 from panelgate.http.responses import json_response
@@ -30,6 +31,7 @@ _MODEL_PREFIX = "models/"
 
 router = APIRouter()
 FORMAT = GeminiFormat()
+ROUTE = GeminiRoute()
 
 
 def owns(path: str) -> bool:
@@ -55,7 +57,8 @@ async def model_method(request: Request, target: str) -> Response:
     bound = FORMAT.for_call(model, streamed=method == "streamGenerateContent", sse=sse)
     if method == "countTokens":
         return await _count_tokens(request, bound)
-    return await answer_panel(request, bound)
+    route = ROUTE.for_call(model, streamed=method == "streamGenerateContent", sse=sse)
+    return await answer_panel(request, bound, route, model=model)
 
 
 async def _count_tokens(request: Request, bound: GeminiFormat) -> Response:

@@ -21,6 +21,7 @@ from starlette.responses import Response
 from panelgate.core.errors import BadRequest, NotFound
 from panelgate.engine.listing import list_collections
 from panelgate.formats.ollama import OllamaChat, OllamaGenerate, model_name
+from panelgate.formats.ollama_route import OllamaChatRoute, OllamaGenerateRoute
 from panelgate.http.body import read_json_object
 from panelgate.http.panel_route import answer_panel
 from panelgate.http.responses import json_response
@@ -33,6 +34,8 @@ PATHS = ("/api/chat", "/api/generate", "/api/tags", "/api/version", "/api/show")
 router = APIRouter()
 FORMAT = OllamaChat()
 GENERATE = OllamaGenerate()
+ROUTE = OllamaChatRoute()
+GENERATE_ROUTE = OllamaGenerateRoute()
 
 
 def owns(path: str) -> bool:
@@ -41,12 +44,12 @@ def owns(path: str) -> bool:
 
 @router.post("/api/chat")
 async def chat(request: Request) -> Response:
-    return await answer_panel(request, FORMAT)
+    return await answer_panel(request, FORMAT, ROUTE, model_name=model_name)
 
 
 @router.post("/api/generate")
 async def generate(request: Request) -> Response:
-    return await answer_panel(request, GENERATE)
+    return await answer_panel(request, GENERATE, GENERATE_ROUTE, model_name=model_name)
 
 
 @router.get("/api/version")

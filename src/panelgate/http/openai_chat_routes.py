@@ -15,12 +15,14 @@ from starlette.responses import Response
 from panelgate.core.errors import NotFound
 from panelgate.engine.listing import list_collections
 from panelgate.formats.openai_chat import OpenAIChat
+from panelgate.formats.openai_chat_route import OpenAIChatRoute
 from panelgate.http.panel_route import answer_panel
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
 
 router = APIRouter()
 FORMAT = OpenAIChat()
+ROUTE = OpenAIChatRoute()
 
 
 def owns(path: str) -> bool:
@@ -29,7 +31,7 @@ def owns(path: str) -> bool:
 
 @router.post("/v1/chat/completions")
 async def chat_completions(request: Request) -> Response:
-    return await answer_panel(request, FORMAT)
+    return await answer_panel(request, FORMAT, ROUTE)
 
 
 def _openai_model(entry: dict[str, object], created: int) -> dict[str, object]:

@@ -8,14 +8,20 @@ reading, not the panel.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from starlette.requests import Request
 from starlette.responses import Response
 
 from panelgate.core.errors import error_for_status
 from panelgate.core.types import Failed
+from panelgate.engine.reply_mode import reply_mode
 from panelgate.formats.protocol import InboundFormat
+from panelgate.formats.request_fields import read_bench_field, read_model
+from panelgate.formats.route_protocol import RouteFormat
 from panelgate.http.body import read_json_object
 from panelgate.http.responses import StreamedReply, json_response
+from panelgate.http.route_reply import answer_route
 from panelgate.http.services import services
 
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -26,9 +32,26 @@ def caller_of(request: Request) -> str:
     return str(getattr(request.state, "caller", "local"))
 
 
-async def answer_panel(request: Request, fmt: InboundFormat) -> Response:
+async def answer_panel(
+    request: Request,
+    fmt: InboundFormat,
+    route: RouteFormat | None = None,
+    *,
+    model: str | None = None,
+    model_name: Callable[[str], str] = str.strip,
+) -> Response:
+    """A panel, or a route turn when the request asks for one and `route` can read it.
+
+    `model` is the model the path names, for APIs that put it there (Gemini);
+    `model_name` reads a body's model the way the API's adapter does (Ollama
+    clients add `:latest`).
+    """
     svc = services(request)
     body = await read_json_object(request, svc.settings.max_body_bytes)
+    if route is not None:
+        asked_model = model if model is not None else model_name(read_model(body))
+        if await reply_mode(svc.db, asked_model, read_bench_field(body)) == "route":
+            return await answer_route(request, fmt, route, body, caller_of(request))
     asked = fmt.decode(body, caller=caller_of(request))
     run = await svc.panels.start(asked)
     headers = {"X-Bench-Panel": run.panel}

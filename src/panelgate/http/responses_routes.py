@@ -12,10 +12,12 @@ from starlette.responses import Response
 
 from panelgate.core.errors import NotFound
 from panelgate.formats.responses import OpenAIResponses
+from panelgate.formats.responses_route import ResponsesRoute
 from panelgate.http.panel_route import answer_panel
 
 router = APIRouter()
 FORMAT = OpenAIResponses()
+ROUTE = ResponsesRoute()
 
 
 def owns(path: str) -> bool:
@@ -24,7 +26,7 @@ def owns(path: str) -> bool:
 
 @router.post("/v1/responses")
 async def create_response(request: Request) -> Response:
-    return await answer_panel(request, FORMAT)
+    return await answer_panel(request, FORMAT, ROUTE)
 
 
 @router.get("/v1/responses/{response_id}")

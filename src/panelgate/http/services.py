@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from panelgate.engine.panel import PanelRunner
+from panelgate.engine.route import RouteRunner
 from panelgate.settings import Settings
 from panelgate.store import Database
 from panelgate.upstream import KeyStore, UpstreamClient
@@ -23,6 +24,7 @@ class Services:
     keys: KeyStore
     upstream: UpstreamClient
     panels: PanelRunner
+    routes: RouteRunner
 
 
 def services(request: Request) -> Services:

@@ -20,8 +20,10 @@ from panelgate.store.connections import Connections
 from panelgate.store.errors import Invalid, NotFound
 from panelgate.store.rules import (
     MAX_DESCRIPTION,
+    MAX_SHADOWS,
     check_alias,
     check_choice,
+    check_int,
     check_name,
     check_tags,
     check_text,
@@ -55,6 +57,7 @@ def checked(info: CollectionInfo, bench: Iterable[str]) -> CollectionInfo:
         tags=check_tags(info.tags),
         reply=check_choice(info.reply, REPLY_MODES, "reply"),
         merger=merger,
+        shadows=check_int(info.shadows, "shadows", 0, MAX_SHADOWS),
     )
 
 
@@ -77,6 +80,7 @@ def info(row: Row[Any]) -> CollectionInfo:
         tags=tuple(row.tags),
         reply=row.reply,
         merger=row.merger,
+        shadows=row.shadows,
     )
 
 
@@ -90,6 +94,7 @@ def public(collection: CollectionInfo) -> dict[str, Any]:
         "tags": list(collection.tags),
         "reply": collection.reply,
         "merger": collection.merger,
+        "shadows": collection.shadows,
     }
 
 

@@ -46,7 +46,7 @@ HEADER = """\
 ENDPOINT_FIELDS = ("name", "base_url", "kind", "api", "key_name", "headers", "default")
 MODEL_FIELDS = ("alias", "served_id", "endpoint", *MODEL_FACTS, "former_aliases", "retired")
 RETIRED_FIELDS = ("at", "by", "why", "collections", "merger_of")
-COLLECTION_FIELDS = ("name", "members", "shape", "description", "tags", "reply", "merger")
+COLLECTION_FIELDS = ("name", "members", "shape", "description", "tags", "reply", "merger", "shadows")
 
 MODEL_DEFAULTS: dict[str, Any] = {
     "role": "general",
@@ -256,6 +256,7 @@ def _collection(item: object) -> CollectionInfo:
         tags=tuple(entry.get("tags") or ()),
         reply=entry.get("reply", "all"),
         merger=entry.get("merger") or "",
+        shadows=entry.get("shadows", 0),
     )
 
 

@@ -20,6 +20,7 @@ from panelgate.store.gateway import Gateway
 from panelgate.store.migrate import upgrade_to_head
 from panelgate.store.models import Models
 from panelgate.store.panels import Panels
+from panelgate.store.routes import Routes
 from panelgate.store.verdicts import Verdicts
 
 
@@ -35,6 +36,7 @@ class Database:
         self.collections = Collections(connections)
         self.gateway = Gateway(connections)
         self.panels = Panels(connections)
+        self.routes = Routes(connections)
         self.verdicts = Verdicts(connections)
         self.audit = AuditLog(connections)
         self.config = ConfigIO(connections)

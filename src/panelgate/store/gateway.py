@@ -1,4 +1,4 @@
-"""Gateway limits a person sets at run time: calls per panel, explorers, seat deadline.
+"""Gateway limits a person sets at run time: calls per panel, explorers, seat deadline, shadow budget.
 
 Stored one row per setting; a setting never saved reads as its default, so a
 fresh database needs no seeding.
@@ -25,6 +25,7 @@ CHECKS: dict[str, Check] = {
     "max_calls": lambda value: check_int(value, "max_calls", 1, 10),
     "max_explorers": lambda value: check_int(value, "max_explorers", 0, 4),
     "seat_deadline_s": lambda value: check_number(value, "seat_deadline_s", 1, 3600),
+    "shadow_calls_per_day": lambda value: check_int(value, "shadow_calls_per_day", 0, 100_000),
 }
 
 

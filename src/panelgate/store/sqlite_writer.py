@@ -1,4 +1,4 @@
-"""SQLite writes of the hot path, done inline on the event loop's thread.
+"""SQLite reads and writes of the hot path, done inline on the event loop's thread.
 
 Recording a panel is a sub-millisecond transaction for SQLite itself, but
 every way of doing it off the loop cost far more: through aiosqlite each
@@ -44,21 +44,30 @@ class InlineSQLiteWriter:
         tune: Callable[..., None],
         begin: Callable[[Connection], None],
         checkpoint: Callable[[], Awaitable[None]],
+        write_option: str,
     ) -> None:
+        """`begin` starts a transaction, `BEGIN IMMEDIATE` when `write_option` is set on the connection."""
         self._url = url.set(drivername="sqlite")
+        self._write_option = write_option
         self._tune = tune
         self._begin = begin
         self._checkpoint = checkpoint
         self._engine: Engine | None = None
+        self._writer: Engine | None = None
         self._since_checkpoint = 0
         self._checkpointing: asyncio.Task[None] | None = None
 
+    def read(self, work: Callable[[Connection], T]) -> T:
+        """`work` in one read transaction (WAL readers never wait for a writer)."""
+        with self._sync_engine().begin() as connection:
+            return work(connection)
+
     async def run(self, work: Callable[[Connection], T]) -> T:
-        """`work` in one transaction: committed on return, rolled back on raise."""
+        """`work` in one write transaction: committed on return, rolled back on raise."""
         pauses = iter(BUSY_PAUSES_S)
         while True:
             try:
-                with self._sync_engine().begin() as connection:
+                with self._writing_engine().begin() as connection:
                     result = work(connection)
             except OperationalError as exc:
                 pause = next(pauses, None)
@@ -83,6 +92,11 @@ class InlineSQLiteWriter:
         except Exception:  # a missed checkpoint only lets the WAL grow until the next one
             log.warning("could not checkpoint the SQLite WAL", exc_info=True)
 
+    def _writing_engine(self) -> Engine:
+        if self._writer is None:
+            self._writer = self._sync_engine().execution_options(**{self._write_option: True})
+        return self._writer
+
     def _sync_engine(self) -> Engine:
         if self._engine is None:
             engine = create_engine(self._url, pool_size=1, max_overflow=0)
@@ -97,7 +111,7 @@ class InlineSQLiteWriter:
             await asyncio.gather(self._checkpointing, return_exceptions=True)
         if self._engine is not None:
             self._engine.dispose()
-            self._engine = None
+            self._engine = self._writer = None
 
 
 def _never_block(dbapi_connection: sqlite3.Connection, _record: object) -> None:

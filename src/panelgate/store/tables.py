@@ -155,6 +155,7 @@ collections = Table(
     Column("tags", _json(), nullable=False),
     Column("reply", Text, nullable=False),
     Column("merger", Text, nullable=False),
+    Column("shadows", Integer, nullable=False, server_default=text("0")),
     Column("created_at", UtcDateTime, nullable=False),
     Column("updated_at", UtcDateTime, nullable=False),
 )
@@ -245,3 +246,43 @@ audit_log = Table(
     Column("after", _json(nullable=True), nullable=True),
 )
 Index("ix_audit_log_entity_id", audit_log.c.entity, audit_log.c.id)
+
+route_conversations = Table(
+    "route_conversations",
+    metadata,
+    Column("key", Text, primary_key=True),
+    Column("id", Text, nullable=False, unique=True),
+    Column("collection", Text, nullable=False),
+    Column("caller", Text, nullable=False),
+    Column("alias", Text, nullable=False),
+    Column("answered_by", _json(), nullable=False),
+    Column("turns", Integer, nullable=False),
+    Column("started_at", UtcDateTime, nullable=False),
+    Column("last_at", UtcDateTime, nullable=False),
+)
+
+route_turns = Table(
+    "route_turns",
+    metadata,
+    Column("call", Text, primary_key=True),
+    Column("conversation", Text, nullable=False),
+    Column("turn", Integer, nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+    Column("collection", Text, nullable=False),
+    Column("caller", Text, nullable=False),
+    Column("alias", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("seconds", Float, nullable=False),
+    Column("first_token_s", Float, nullable=True),
+    Column("tool_calls", Integer, nullable=False),
+    Column("finish", Text, nullable=True),
+    Column("tokens_in", Integer, nullable=True),
+    Column("tokens_out", Integer, nullable=True),
+    Column("tokens_reasoning", Integer, nullable=True),
+    Column("tried", _json(), nullable=False),
+    Column("error", Text, nullable=False),
+    Column("purpose", Text, nullable=False),
+    Column("answer", Text, nullable=False),
+)
+Index("ix_route_turns_conversation_turn", route_turns.c.conversation, route_turns.c.turn)
+Index("ix_route_turns_at", route_turns.c.at)

@@ -15,9 +15,10 @@ from panelgate.http.admin import (
     gateway_settings,
     models,
     panels,
+    routes,
     status,
 )
 
 router = APIRouter(prefix="/api")
-for module in (status, endpoints, models, collections, gateway_settings, config, panels, audit):
+for module in (status, endpoints, models, collections, gateway_settings, config, panels, routes, audit):
     router.include_router(module.router)

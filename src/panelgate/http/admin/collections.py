@@ -18,7 +18,7 @@ from panelgate.http.responses import json_response
 from panelgate.http.services import services
 
 router = APIRouter()
-FIELDS = {"members", "shape", "description", "tags", "reply", "merger"}
+FIELDS = {"members", "shape", "description", "tags", "reply", "merger", "shadows"}
 
 
 def _aliases(body: dict[str, Any], field: str) -> tuple[str, ...]:
@@ -40,6 +40,8 @@ def _apply(base: CollectionInfo, body: dict[str, Any]) -> CollectionInfo:
             if value is not None and not isinstance(value, str):
                 raise BadRequest(f"`{field}` must be a string", param=field)
             changes[field] = value if field == "shape" else (value or ("all" if field == "reply" else ""))
+    if "shadows" in body:
+        changes["shadows"] = body["shadows"]  # the store checks it is a small whole number
     changed = replace(base, **changes)
     removed = set(_aliases(body, "remove"))
     added = [a for a in _aliases(body, "add") if a not in changed.members and a not in removed]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
+from panelgate.core.types import GatewayLimits
 from panelgate.http.admin.shapes import only_fields, plain
 from panelgate.http.body import read_json_object
 from panelgate.http.panel_route import caller_of
@@ -21,8 +22,6 @@ async def show(request: Request) -> Response:
 
 @router.patch("/settings/gateway")
 async def change(request: Request) -> Response:
-    body = only_fields(
-        await read_json_object(request, 1_000_000), {"max_calls", "max_explorers", "seat_deadline_s"}
-    )
+    body = only_fields(await read_json_object(request, 1_000_000), set(GatewayLimits.__dataclass_fields__))
     limits = await services(request).db.gateway.update(body, actor=caller_of(request))
     return json_response({"gateway": plain(limits)})

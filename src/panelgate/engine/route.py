@@ -1,0 +1,457 @@
+"""Route mode: one member answers an agent's turn, the same member every turn, failing over unseen.
+
+`RouteRunner.start` refuses what cannot be served (no collection, no member
+able to take the turn) before anything is sent, finds the conversation the
+turn belongs to, and sets the turn running in a task of its own that feeds
+an event queue, so a caller who hangs up never stops the turn or its record.
+
+The member the conversation sticks to goes first; a new conversation goes to
+the best member by record (see `core.route_choice`). A member that fails
+before the first piece of answer — an error, nothing within the first-token
+window, an empty reply — costs the caller nothing: its chunks were held
+back, the next member is asked, and `bench.failed_over` says who and why.
+Reasoning alone is not an answer; it is held and goes out with the answer.
+After the first piece, a failure can only be told in the stream. The turn
+is recorded before its last event is queued.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import orjson
+
+from panelgate.core.errors import RateLimited, UpstreamFailed
+from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
+from panelgate.core.route_choice import ROTATE_EVERY, RoutePlan, TurnFacts, conversation_key, route_plan
+from panelgate.core.sizing import count_images, estimate_tokens
+from panelgate.core.turn import TurnReader
+from panelgate.core.types import CollectionInfo, Failed, GatewayLimits, Heartbeat, ModelInfo
+from panelgate.engine.collection_lookup import find_collection
+from panelgate.engine.reply import VERDICT_HINT
+from panelgate.engine.route_shadows import ShadowSeats, ShadowTurn
+from panelgate.engine.seat import target_for
+from panelgate.store import Database, EndpointRecord
+from panelgate.store.routes import ConversationRecord, TurnRecord
+from panelgate.upstream import UpstreamClient, UpstreamError
+
+log = logging.getLogger(__name__)
+
+ROUTE_TRIES = 3
+"""Members asked at most per turn."""
+IDLE = timedelta(hours=1)
+"""A conversation with no turn for this long starts afresh."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class RouteSettings:
+    keepalive_s: float = 10.0
+    first_token_s: float = 90.0
+    """How long a member may stay silent before the next one is asked."""
+    turn_s: float = 600.0
+    """How long a whole turn may take."""
+
+
+@dataclass
+class _Turn:
+    """One turn while it runs."""
+
+    request: RouteRequest
+    collection: CollectionInfo
+    roster: Mapping[str, ModelInfo]
+    endpoints: Mapping[str, EndpointRecord]
+    limits: GatewayLimits
+    plan: RoutePlan
+    key: str
+    known: ConversationRecord | None
+    conversation: str
+    number: int
+    at: datetime
+    tried: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def call(self) -> str:
+        return f"{self.conversation}.turn{self.number}"
+
+
+class RouteRun:
+    """The events of one running turn, for one reader."""
+
+    def __init__(
+        self, conversation: str, queue: asyncio.Queue[RouteEvent | Failed], keepalive_s: float
+    ) -> None:
+        self.conversation = conversation
+        self._queue = queue
+        self._keepalive_s = keepalive_s
+
+    async def opening(self, grace_s: float) -> RouteStarted | Failed | None:
+        """`RouteStarted` or `Failed`, whichever comes first within `grace_s`; None if neither did."""
+        try:
+            async with asyncio.timeout(grace_s):
+                event = await self._queue.get()
+        except TimeoutError:
+            return None
+        assert isinstance(event, RouteStarted | Failed), "a turn opens with RouteStarted or Failed"
+        return event
+
+    async def events(self) -> AsyncIterator[RouteEvent | Failed]:
+        """The events after the opening, a `Heartbeat` after each quiet interval, up to the last."""
+        while True:
+            try:
+                async with asyncio.timeout(self._keepalive_s):
+                    event = await self._queue.get()
+            except TimeoutError:
+                yield Heartbeat()
+                continue
+            yield event
+            if isinstance(event, RouteEnded | RouteBroken | Failed):
+                return
+
+    async def collect(self) -> list[RouteEvent | Failed]:
+        """Every event of a whole (not streamed) reply."""
+        events: list[RouteEvent | Failed] = []
+        while True:
+            event = await self._queue.get()
+            events.append(event)
+            if isinstance(event, RouteEnded | RouteBroken | Failed):
+                return events
+
+
+class RouteRunner:
+    def __init__(
+        self,
+        db: Database,
+        client: UpstreamClient,
+        settings: RouteSettings | None = None,
+        *,
+        now: Callable[[], datetime] = utcnow,
+        chance: Callable[[], float] = random.random,
+    ) -> None:
+        self._db = db
+        self._client = client
+        self._settings = settings or RouteSettings()
+        self._now = now
+        self._chance = chance
+        self._running: set[asyncio.Task[None]] = set()
+        self._shadows = ShadowSeats(db, client, turn_s=self._settings.turn_s, now=now, clamp=_clamped)
+
+    async def start(self, request: RouteRequest) -> RouteRun:
+        """Plan the turn and set it running; raises `GatewayError` when no member can take it."""
+        turn = await self._plan(request)
+        queue: asyncio.Queue[RouteEvent | Failed] = asyncio.Queue()
+        task = asyncio.create_task(self._run(turn, queue), name=f"route {turn.call}")
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+        return RouteRun(turn.conversation, queue, self._settings.keepalive_s)
+
+    async def drain(self, timeout: float) -> None:
+        """Let running turns finish (and be recorded) before the process stops."""
+        if self._running:
+            await asyncio.wait(set(self._running), timeout=timeout)
+
+    async def _plan(self, request: RouteRequest) -> _Turn:
+        bench = await self._db.bench.snapshot()
+        collection = find_collection(request.collection, bench.collections)
+        messages = request.messages
+        key = conversation_key(collection.name, request.caller, messages)
+        at = self._now()
+        known = await self._db.routes.conversation(key, live_since=at - IDLE)
+        facts = TurnFacts(
+            has_tools=request.has_tools,
+            has_images=count_images(messages) > 0,
+            estimate=estimate_tokens(messages) + len(orjson.dumps(request.body.get("tools") or [])) // 4,
+        )
+        plan = route_plan(collection, bench.roster, facts, useful={}, last_seen={}, rotate=False)
+        if known is not None and known.alias in plan.order:
+            order = (known.alias, *(a for a in plan.order if a != known.alias))
+            plan = RoutePlan(order=order, skipped=plan.skipped)
+        else:
+            counts = await self._db.verdicts.record_counts(collection.name, None)
+            plan = route_plan(
+                collection,
+                bench.roster,
+                facts,
+                useful={alias: tally["useful"] for alias, tally in counts.items()},
+                last_seen=await self._db.panels.last_seated(cached=True),
+                rotate=known is None and self._chance() < 1 / ROTATE_EVERY,
+            )
+        return _Turn(
+            request=request,
+            collection=collection,
+            roster=bench.roster,
+            endpoints=bench.endpoints,
+            limits=bench.limits,
+            plan=plan,
+            key=key,
+            known=known,
+            conversation=known.id if known is not None else _conversation_id(at),
+            number=known.turns + 1 if known is not None else 1,
+            at=at,
+        )
+
+    async def _run(self, turn: _Turn, queue: asyncio.Queue[RouteEvent | Failed]) -> None:
+        try:
+            await self._ask_in_order(turn, queue)
+        except Exception:
+            log.exception("route turn %s failed", turn.call)
+            queue.put_nowait(Failed(500, "the gateway failed while relaying this turn"))
+
+    async def _ask_in_order(self, turn: _Turn, queue: asyncio.Queue[RouteEvent | Failed]) -> None:
+        candidates = turn.plan.order[:ROUTE_TRIES]
+        for position, alias in enumerate(candidates):
+            last = position == len(candidates) - 1
+            member = _MemberTurn(self._client, self._settings, self._record, turn, alias, queue, last=last)
+            if await member.run():
+                if member.answered and turn.collection.shadows:
+                    self._shadow(turn, alias)
+                return
+        limited = all(t["kind"] == "capacity" for t in turn.tried)
+        said = "; ".join(f"`{t['alias']}`: {t['error']}" for t in turn.tried)
+        refusal = (RateLimited if limited else UpstreamFailed)(
+            f"every member of `{turn.collection.name}` that could take this turn failed: {said}"
+        )
+        await self._record(turn, alias="", status="error", error=said)
+        queue.put_nowait(Failed(refusal.status, refusal.message))
+
+    def _shadow(self, turn: _Turn, answered_by: str) -> None:
+        """Set the turn's shadows asking, after the caller has its answer (see `route_shadows`)."""
+        failed = {t["alias"] for t in turn.tried}
+        shadow = ShadowTurn(
+            call=turn.call,
+            conversation=turn.conversation,
+            number=turn.number,
+            collection=turn.collection.name,
+            caller=turn.request.caller,
+            body=turn.request.body,
+            candidates=tuple(a for a in turn.plan.order if a != answered_by and a not in failed),
+            wanted=turn.collection.shadows,
+            budget_per_day=turn.limits.shadow_calls_per_day,
+            roster=turn.roster,
+            endpoints=turn.endpoints,
+        )
+        task = asyncio.create_task(self._shadows.run(shadow), name=f"shadows of {turn.call}")
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    async def _record(
+        self,
+        turn: _Turn,
+        *,
+        alias: str,
+        status: str,
+        reader: TurnReader | None = None,
+        seconds: float = 0.0,
+        first_token_s: float | None = None,
+        error: str = "",
+    ) -> ConversationRecord | None:
+        """Write the turn down; returns the conversation as it now stands (None if nobody answered)."""
+        now = self._now()
+        conversation: ConversationRecord | None = None
+        if alias:
+            answered = turn.known.answered_by if turn.known is not None else ()
+            conversation = ConversationRecord(
+                key=turn.key,
+                id=turn.conversation,
+                collection=turn.collection.name,
+                caller=turn.request.caller,
+                alias=alias,
+                answered_by=answered if alias in answered else (*answered, alias),
+                turns=turn.number,
+                started_at=turn.known.started_at if turn.known is not None else turn.at,
+                last_at=now,
+            )
+        usage = reader.usage if reader is not None else None
+        await self._db.routes.record_turn(
+            TurnRecord(
+                call=turn.call,
+                conversation=turn.conversation,
+                turn=turn.number,
+                at=turn.at,
+                collection=turn.collection.name,
+                caller=turn.request.caller,
+                alias=alias,
+                status=status,
+                seconds=seconds,
+                first_token_s=first_token_s,
+                tool_calls=len(reader.tool_calls) if reader is not None else 0,
+                finish=reader.finish_reason if reader is not None else None,
+                tokens_in=usage.tokens_in if usage else None,
+                tokens_out=usage.tokens_out if usage else None,
+                tokens_reasoning=usage.tokens_reasoning if usage else None,
+                tried=tuple({"alias": t["alias"], "error": t["error"]} for t in turn.tried),
+                error=error,
+            ),
+            conversation,
+        )
+        return conversation
+
+
+class _MemberTurn:
+    """One member asked for one turn: its chunks held until the first piece of answer."""
+
+    def __init__(
+        self,
+        client: UpstreamClient,
+        settings: RouteSettings,
+        record: Callable[..., Awaitable[ConversationRecord | None]],
+        turn: _Turn,
+        alias: str,
+        queue: asyncio.Queue[RouteEvent | Failed],
+        *,
+        last: bool,
+    ) -> None:
+        self._client = client
+        self._settings = settings
+        self._record = record
+        self._turn = turn
+        self._alias = alias
+        self._queue = queue
+        self._last = last
+        self._reader = TurnReader(call_id_prefix=f"call_{turn.conversation}_{turn.number}")
+        self._held: list[RouteChunk] = []
+        self._started = False
+        self._began = time.monotonic()
+        self._first_token_s: float | None = None
+        self._window: asyncio.Timeout | None = None
+        self.answered = False
+        """The turn ended with this member's whole answer (not part of one)."""
+
+    async def run(self) -> bool:
+        """True when this member's answer (or failure part way) ended the turn; False to fail over."""
+        settings = self._settings
+        model = self._turn.roster[self._alias]
+        target = target_for(model, self._turn.endpoints)
+        turn_deadline = self._began + settings.turn_s
+        error: UpstreamError | None = None
+        why = ""
+        try:
+            if target is None:
+                raise UpstreamError("its endpoint is not configured any more", kind="structural")
+            async with asyncio.timeout(min(settings.first_token_s, settings.turn_s)) as window:
+                self._window = window
+                await self._client.relay(
+                    target,
+                    _clamped(self._turn.request.body, model.max_output),
+                    deadline=turn_deadline,
+                    on_chunk=self._take,
+                    retries=self._last,
+                )
+        except TimeoutError:
+            why = (
+                f"timeout: nothing within {settings.first_token_s:g}s"
+                if not self._started
+                else f"timeout: the turn passed {settings.turn_s:g}s"
+            )
+            error = UpstreamError(why, kind="timeout")
+        except UpstreamError as exc:
+            error, why = exc, f"{exc.kind}: {exc.message}"
+        if self._started:
+            return await self._finish(error, why)
+        if error is None and not self._last:
+            error, why = UpstreamError("it answered nothing", kind="empty"), "empty: it answered nothing"
+        if error is not None:
+            self._turn.tried.append({"alias": self._alias, "error": why, "kind": error.kind})
+            return False
+        self._open()  # the last member's empty answer is still its answer
+        return await self._finish(None, "")
+
+    async def _take(self, chunk: dict[str, Any]) -> None:
+        pieces = self._reader.feed(chunk)
+        event = RouteChunk({**chunk, "model": self._turn.request.model}, tuple(pieces))
+        if self._started:
+            self._queue.put_nowait(event)
+            return
+        self._held.append(event)
+        if self._reader.has_answer:
+            self._first_token_s = time.monotonic() - self._began
+            self._open()
+            if self._window is not None:
+                loop = asyncio.get_running_loop()
+                remaining = self._began + self._settings.turn_s - time.monotonic()
+                self._window.reschedule(loop.time() + max(0.0, remaining))
+
+    def _open(self) -> None:
+        """The answer starts: announce the member, then release what was held."""
+        self._started = True
+        model = self._turn.roster[self._alias]
+        turn = self._turn
+        self._queue.put_nowait(RouteStarted(turn.conversation, turn.call, self._alias, model.served_id))
+        for event in self._held:
+            self._queue.put_nowait(event)
+        self._held.clear()
+
+    async def _finish(self, error: UpstreamError | None, why: str) -> bool:
+        reader = self._reader
+        status = "error" if error is not None else ("ok" if reader.has_answer else "empty")
+        conversation = await self._record(
+            self._turn,
+            alias=self._alias,
+            status=status,
+            reader=reader,
+            seconds=time.monotonic() - self._began,
+            first_token_s=self._first_token_s,
+            error=why,
+        )
+        bench = self._bench(conversation)
+        if error is not None:
+            broken = f"`{self._alias}` failed part way through the turn: {why}"
+            self._queue.put_nowait(RouteBroken(broken, bench))
+        else:
+            self.answered = True
+            self._queue.put_nowait(
+                RouteEnded(
+                    bench=bench,
+                    finish_reason=reader.finish_reason,
+                    usage=reader.usage,
+                    text=reader.text,
+                    reasoning=reader.reasoning,
+                    tool_calls=tuple(reader.tool_calls),
+                )
+            )
+        return True
+
+    def _bench(self, conversation: ConversationRecord | None) -> dict[str, Any]:
+        turn = self._turn
+        number = conversation.answered_by.index(self._alias) + 1 if conversation is not None else 1
+        bench: dict[str, Any] = {
+            "collection": turn.request.model,
+            "reply": "route",
+            "conversation": turn.conversation,
+            "call": f"{turn.conversation}.{number}",
+            "alias": self._alias,
+            "turn": turn.number,
+            "verdict": VERDICT_HINT + " (optional, once per conversation)",
+        }
+        if turn.tried:
+            bench["failed_over"] = [{"alias": t["alias"], "error": t["error"]} for t in turn.tried]
+        if turn.plan.skipped:
+            bench["skipped"] = [s.as_dict() for s in turn.plan.skipped]
+        return bench
+
+
+def _clamped(body: dict[str, Any], max_output: int | None) -> dict[str, Any]:
+    """The caller's body with `max_tokens`/`max_completion_tokens` no higher than the model's maximum."""
+    if max_output is None:
+        return body
+    over = [
+        name
+        for name in ("max_tokens", "max_completion_tokens")
+        if isinstance(body.get(name), int) and body[name] > max_output
+    ]
+    return {**body, **dict.fromkeys(over, max_output)} if over else body
+
+
+def _conversation_id(at: datetime) -> str:
+    return f"r{at:%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"

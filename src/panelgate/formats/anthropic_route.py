@@ -1,0 +1,415 @@
+"""Anthropic Messages in route mode: an agent's `/v1/messages` turn, answered by one member.
+
+Claude Code and other Anthropic-SDK agents keep their whole tool loop in
+`messages`, so the request is read with the panel adapter's own translation
+(`anthropic.read_conversation`: `tool_use` → assistant `tool_calls`,
+`tool_result` → `tool` messages right after them with `is_error` marked
+"Error: ", images from results in the user message that follows, thinking
+blocks dropped). Route mode adds what a member needs to call tools: the
+caller's tools as function tools, `tool_choice` (`any` → `required`,
+`disable_parallel_tool_use` → `parallel_tool_calls: false`), and
+`output_config.format` as a `json_schema` response format.
+
+Dropped, because they steer Anthropic's service rather than the answer:
+`metadata`, `thinking` and `output_config.effort` (a member reasons as it is
+configured to), `top_k` (chat completions has none), `service_tier`,
+`speed`, `inference_geo`, `cache_control`, `context_management`,
+`diagnostics`; other top-level fields are ignored too, so a newer agent does
+not break on a field it adds. Refused with a 400: server tools,
+`mcp_servers`, `container`, PDF/file blocks, and any block, tool or
+`tool_choice` type this does not know — those change what the model sees.
+
+Replies: text first, then one `tool_use` block per call with the parsed
+arguments (arguments that are not a JSON object become `{}`: Anthropic's
+`input` must be one, and an agent then reports the missing parameters to the
+model, which retries). Stop reasons: stop → end_turn, length → max_tokens,
+tool calls → tool_use, content_filter → refusal. Usage is the member's own,
+else the gateway's estimate, as in every route format. Reasoning is not
+relayed: a thinking block needs Anthropic's signature to be sent back.
+
+Streams carry argument deltas as they arrive (`input_json_delta`), in
+content blocks laid out one at a time by `TurnBlocks`; being live, arguments
+a member garbles reach the client as sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from panelgate.core.errors import BadRequest
+from panelgate.core.naming import parse_model_id
+from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
+from panelgate.core.sizing import estimate_tokens
+from panelgate.core.turn import (
+    ReasoningPiece,
+    TextPiece,
+    ToolCall,
+    ToolCallArguments,
+    ToolCallStarted,
+    TurnPiece,
+)
+from panelgate.core.types import Heartbeat
+from panelgate.formats.anthropic import error_object, has_own_tools, read_conversation, read_options, sse
+from panelgate.formats.request_fields import read_bench_field, read_model, read_stream
+
+_TOOL_CHOICES = {"auto": "auto", "any": "required", "none": "none"}
+_STOP_REASONS = {
+    "stop": "end_turn",
+    "length": "max_tokens",
+    "tool_calls": "tool_use",
+    "function_call": "tool_use",
+    "content_filter": "refusal",
+}
+
+
+# ---- laying a turn out in blocks ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BlockOpened:
+    block: int
+    call: ToolCallStarted | None
+    """The tool call this block holds; None for a text block."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlockDelta:
+    block: int
+    call: ToolCallStarted | None
+    delta: str
+
+
+@dataclass(frozen=True, slots=True)
+class BlockClosed:
+    block: int
+    call: ToolCallStarted | None
+    content: str
+    """The block's whole text, or its call's whole arguments."""
+
+
+BlockEvent = BlockOpened | BlockDelta | BlockClosed
+
+
+@dataclass(slots=True)
+class _Block:
+    number: int
+    call: ToolCallStarted | None
+    content: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """Text can stop anywhere; a call is over once its arguments are whole JSON."""
+        if self.call is None:
+            return True
+        try:
+            orjson.loads(self.content)
+        except orjson.JSONDecodeError:
+            return False
+        return True
+
+
+class TurnBlocks:
+    """Lays a turn's text and tool calls out as numbered blocks, one open at a time.
+
+    Clients of block-structured streams (Anthropic content blocks, Responses
+    output items) take a block as final when it closes — Claude Code and Codex
+    run a tool call then — so a block must not close while its call may still
+    grow, nor get pieces after it closed. Pieces go out as they come while
+    they belong to the open block; a piece for another block closes it, unless
+    the open block is a call whose arguments are not yet whole JSON (an
+    upstream interleaving two calls): then later pieces wait, in order, until
+    it is whole or the turn ends. Text after a call opens a new text block.
+    Reasoning has no block.
+    """
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._open: _Block | None = None
+        self._calls: dict[int, _Block] = {}
+        self._held: list[TurnPiece] = []
+
+    def add(self, piece: TurnPiece) -> list[BlockEvent]:
+        if isinstance(piece, ReasoningPiece):
+            return []
+        if not self._in_open_block(piece) and (self._held or self._waiting()):
+            self._held.append(piece)
+            return []
+        return self._place(piece) + self._release()
+
+    def finish(self) -> list[BlockEvent]:
+        """Close every block: held pieces go out in order, whole or not."""
+        events: list[BlockEvent] = []
+        for piece in self._held:
+            events.extend(self._place(piece))
+        self._held.clear()
+        return events + self._close()
+
+    def _waiting(self) -> bool:
+        return self._open is not None and not self._open.complete
+
+    def _in_open_block(self, piece: TurnPiece) -> bool:
+        if isinstance(piece, ToolCallArguments):
+            return self._open is not None and self._calls.get(piece.index) is self._open
+        return False
+
+    def _release(self) -> list[BlockEvent]:
+        events: list[BlockEvent] = []
+        while self._held and not self._waiting():
+            events.extend(self._place(self._held.pop(0)))
+        return events
+
+    def _place(self, piece: TurnPiece) -> list[BlockEvent]:
+        if isinstance(piece, ToolCallArguments):
+            block = self._calls.get(piece.index)
+            if block is None:
+                return []  # the reader announces every call before its arguments
+            block.content += piece.delta
+            # After a closed call's JSON was whole, nothing valid can follow it: kept, not sent.
+            return [BlockDelta(block.number, block.call, piece.delta)] if block is self._open else []
+        if isinstance(piece, TextPiece) and self._open is not None and self._open.call is None:
+            self._open.content += piece.text
+            return [BlockDelta(self._open.number, None, piece.text)]
+        events = self._close()
+        call = piece if isinstance(piece, ToolCallStarted) else None
+        block = self._open = _Block(self._count, call)
+        self._count += 1
+        events.append(BlockOpened(block.number, call))
+        if call is not None:
+            self._calls[call.index] = block
+        elif isinstance(piece, TextPiece):
+            block.content = piece.text
+            events.append(BlockDelta(block.number, None, piece.text))
+        return events
+
+    def _close(self) -> list[BlockEvent]:
+        if self._open is None:
+            return []
+        block, self._open = self._open, None
+        return [BlockClosed(block.number, block.call, block.content)]
+
+
+# ---- reading a request ---------------------------------------------------------------
+
+
+def _tools(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The caller's own tools as chat function tools (server tools refused by `has_own_tools`)."""
+    if not has_own_tools(body):
+        return []
+    tools: list[dict[str, Any]] = []
+    for number, tool in enumerate(body["tools"]):
+        name, schema = tool.get("name"), tool.get("input_schema")
+        if not isinstance(name, str) or not name:
+            raise BadRequest(f"tools[{number}] needs a `name`", param="tools")
+        if not isinstance(schema, dict):
+            raise BadRequest(f"tools[{number}] (`{name}`) needs an `input_schema` object", param="tools")
+        function: dict[str, Any] = {"name": name}
+        if isinstance(description := tool.get("description"), str) and description:
+            function["description"] = description
+        function["parameters"] = schema
+        if isinstance(strict := tool.get("strict"), bool):
+            function["strict"] = strict
+        tools.append({"type": "function", "function": function})
+    return tools
+
+
+def _tool_choice(body: dict[str, Any], names: set[str]) -> dict[str, Any]:
+    """`tool_choice` as chat's `tool_choice` (and `parallel_tool_calls`)."""
+    choice = body.get("tool_choice")
+    if choice is None:
+        return {}
+    kind = choice.get("type") if isinstance(choice, dict) else None
+    if not isinstance(kind, str) or (kind not in _TOOL_CHOICES and kind != "tool"):
+        raise BadRequest(
+            "`tool_choice` must be an object with type auto, any, tool or none", param="tool_choice"
+        )
+    if not names:
+        if kind in ("auto", "none"):
+            return {}
+        raise BadRequest(f"`tool_choice` {kind!r} needs tools in `tools`", param="tool_choice")
+    picked: str | dict[str, Any]
+    if kind == "tool":
+        name = choice.get("name")
+        if not isinstance(name, str) or name not in names:
+            raise BadRequest(
+                f"`tool_choice` names tool {name!r}, which is not in `tools`", param="tool_choice"
+            )
+        picked = {"type": "function", "function": {"name": name}}
+    else:
+        picked = _TOOL_CHOICES[kind]
+    fields: dict[str, Any] = {"tool_choice": picked}
+    if choice.get("disable_parallel_tool_use") and kind != "none":
+        fields["parallel_tool_calls"] = False
+    return fields
+
+
+def _response_format(body: dict[str, Any]) -> dict[str, Any]:
+    """`output_config.format` (a JSON schema) as chat's `response_format`."""
+    config = body.get("output_config")
+    if config is None:
+        return {}
+    if not isinstance(config, dict):
+        raise BadRequest("`output_config` must be an object", param="output_config")
+    wanted = config.get("format")
+    if wanted is None:
+        return {}
+    if (
+        not isinstance(wanted, dict)
+        or wanted.get("type") != "json_schema"
+        or not isinstance(wanted.get("schema"), dict)
+    ):
+        raise BadRequest(
+            '`output_config.format` must be {"type": "json_schema", "schema": {...}}',
+            param="output_config.format",
+        )
+    return {
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "output", "schema": wanted["schema"]},
+        }
+    }
+
+
+# ---- writing a reply -----------------------------------------------------------------
+
+
+def _named(calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """The calls that were announced: a call without a name never reached the caller."""
+    return [call for call in calls if call.name]
+
+
+def _input(arguments: str) -> dict[str, Any]:
+    """A call's arguments as `tool_use.input`: the JSON object, else `{}` (see the module's docstring)."""
+    try:
+        parsed = orjson.loads(arguments or "{}")
+    except orjson.JSONDecodeError:
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def _stop_reason(finish_reason: str | None, called: bool) -> str:
+    reason = _STOP_REASONS.get(finish_reason or "", "end_turn")
+    return "tool_use" if called and reason == "end_turn" else reason
+
+
+def _usage(request: RouteRequest, ended: RouteEnded) -> dict[str, int]:
+    """The member's own counts when it sent them, else the gateway's estimate."""
+    usage = ended.usage
+    asked = usage.tokens_in if usage.tokens_in is not None else estimate_tokens(request.messages)
+    answered = usage.tokens_out
+    if answered is None:
+        said = ended.text + "".join(call.arguments for call in ended.tool_calls)
+        answered = estimate_tokens([{"role": "assistant", "content": said}])
+    return {"input_tokens": asked, "output_tokens": answered}
+
+
+def _message_start(request: RouteRequest, started: RouteStarted) -> bytes:
+    message: dict[str, Any] = {
+        "id": f"msg_{started.call}",
+        "type": "message",
+        "role": "assistant",
+        "model": request.model,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": estimate_tokens(request.messages), "output_tokens": 0},
+    }
+    return sse("message_start", {"message": message})
+
+
+def _block_event(event: BlockEvent) -> bytes:
+    if isinstance(event, BlockOpened):
+        block: dict[str, Any] = (
+            {"type": "text", "text": ""}
+            if event.call is None
+            else {"type": "tool_use", "id": event.call.id, "name": event.call.name, "input": {}}
+        )
+        return sse("content_block_start", {"index": event.block, "content_block": block})
+    if isinstance(event, BlockDelta):
+        delta = (
+            {"type": "text_delta", "text": event.delta}
+            if event.call is None
+            else {"type": "input_json_delta", "partial_json": event.delta}
+        )
+        return sse("content_block_delta", {"index": event.block, "delta": delta})
+    return sse("content_block_stop", {"index": event.block})
+
+
+def _message_end(request: RouteRequest, ended: RouteEnded) -> list[bytes]:
+    stop = _stop_reason(ended.finish_reason, bool(_named(ended.tool_calls)))
+    delta = {
+        "delta": {"stop_reason": stop, "stop_sequence": None},
+        "usage": _usage(request, ended),
+        "bench": ended.bench,
+    }
+    return [sse("message_delta", delta), sse("message_stop", {})]
+
+
+class AnthropicRoute:
+    def decode_route(self, body: dict[str, Any], *, caller: str) -> RouteRequest:
+        model = read_model(body)
+        collection, suffix = parse_model_id(model)
+        tools = _tools(body)
+        chat: dict[str, Any] = {"messages": read_conversation(body), **read_options(body)}
+        if tools:
+            chat["tools"] = tools
+        chat.update(_tool_choice(body, {tool["function"]["name"] for tool in tools}))
+        chat.update(_response_format(body))
+        return RouteRequest(
+            model=model,
+            collection=collection,
+            body=chat,
+            stream=read_stream(body),
+            caller=caller,
+            reply=read_bench_field(body),
+            suffix_reply=suffix,
+        )
+
+    def render_route(self, request: RouteRequest, events: Sequence[RouteEvent]) -> dict[str, Any]:
+        ended = events[-1]
+        assert isinstance(ended, RouteEnded), "render_route is only called on a turn that ended"
+        started = next(e for e in events if isinstance(e, RouteStarted))
+        calls = _named(ended.tool_calls)
+        content: list[dict[str, Any]] = [{"type": "text", "text": ended.text}] if ended.text else []
+        content.extend(
+            {"type": "tool_use", "id": call.id, "name": call.name, "input": _input(call.arguments)}
+            for call in calls
+        )
+        return {
+            "id": f"msg_{started.call}",
+            "type": "message",
+            "role": "assistant",
+            "model": request.model,
+            "content": content,
+            "stop_reason": _stop_reason(ended.finish_reason, bool(calls)),
+            "stop_sequence": None,
+            "usage": _usage(request, ended),
+            "bench": ended.bench,
+        }
+
+    async def stream_route(
+        self, request: RouteRequest, events: AsyncIterator[RouteEvent]
+    ) -> AsyncIterator[bytes]:
+        blocks = TurnBlocks()
+        async for event in events:
+            if isinstance(event, Heartbeat):
+                yield sse("ping", {})
+            elif isinstance(event, RouteStarted):
+                yield _message_start(request, event)
+            elif isinstance(event, RouteChunk):
+                for piece in event.pieces:
+                    for block_event in blocks.add(piece):
+                        yield _block_event(block_event)
+            elif isinstance(event, RouteEnded):
+                for block_event in blocks.finish():
+                    yield _block_event(block_event)
+                for written in _message_end(request, event):
+                    yield written
+                return
+            elif isinstance(event, RouteBroken):
+                # An open block stays open: closing it would hand the client a cut-off tool call.
+                yield sse("error", {"error": error_object(502, event.message)})
+                return

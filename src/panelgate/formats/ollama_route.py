@@ -1,0 +1,261 @@
+"""Ollama in route mode: an agent's `/api/chat` (or `/api/generate`) turn, answered by one member.
+
+The request is read with the panel adapter's own translation (`chat_messages`:
+images as data URLs, id-less tool calls numbered `call_N`, each tool result
+matched to the oldest open call of its tool), and `options`/`format` become
+OpenAI sampling fields and `response_format`. `think` is dropped: a member
+thinks as it is configured to, and reasoning is not relayed to Ollama clients.
+
+Replies follow Ollama's habits: text as it arrives, each tool call whole in a
+line of its own once its arguments are complete (when the next call starts,
+or at the end), arguments as an object; the `done` line last, carrying
+`bench` as the panel adapter's does. `/api/generate` has no tools, so a
+request with some is refused pointing to `/api/chat`.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from panelgate.core.errors import BadRequest
+from panelgate.core.naming import parse_model_id
+from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest
+from panelgate.core.sizing import estimate_tokens
+from panelgate.core.turn import TextPiece, ToolCallArguments, ToolCallStarted
+from panelgate.core.types import Heartbeat
+from panelgate.formats.ollama import (
+    MIN_DURATION_NS,
+    chat_messages,
+    created_at,
+    generate_messages,
+    model_name,
+    ndjson_line,
+    read_options,
+)
+from panelgate.formats.request_fields import read_bench_field, read_model, read_own_tools, read_stream
+
+_PASSED_OPTIONS = ("seed", "presence_penalty", "frequency_penalty")
+"""`options` a member takes under the same name (besides those `read_options` renames)."""
+_TOOLS_ADVICE = "send your own function tools"
+
+
+def _options(body: dict[str, Any]) -> dict[str, Any]:
+    """`options` and `format` as OpenAI fields; Ollama's "no limit" `num_predict` (-1, -2) is no limit."""
+    read = read_options(body)
+    options: dict[str, Any] = body.get("options") or {}
+    read.update({name: options[name] for name in _PASSED_OPTIONS if name in options})
+    limit = read.get("max_tokens")
+    if isinstance(limit, int) and limit <= 0:
+        del read["max_tokens"]
+    if body.get("logprobs"):
+        raise BadRequest(
+            "log probabilities are not relayed in route mode; leave `logprobs` out", param="logprobs"
+        )
+    return read
+
+
+def _tools(body: dict[str, Any]) -> list[dict[str, Any]]:
+    if not read_own_tools(body, own_types={"function", None}, refusal=_TOOLS_ADVICE):
+        return []
+    tools: list[dict[str, Any]] = body["tools"]
+    for n, tool in enumerate(tools):
+        function = tool.get("function")
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            raise BadRequest(
+                f"tools[{n}] must be {{'function': {{'name': ..., 'parameters': ...}}}}", param="tools"
+            )
+    return [{**tool, "type": "function"} for tool in tools]
+
+
+def _route_request(body: dict[str, Any], chat: dict[str, Any], caller: str) -> RouteRequest:
+    """Ollama streams unless told not to; `:latest` names the same collection; the model is echoed as sent."""
+    model = read_model(body)
+    collection, suffix = parse_model_id(model_name(model))
+    return RouteRequest(
+        model=model,
+        collection=collection,
+        body={**chat, **_options(body)},
+        stream=read_stream(body, default=True),
+        caller=caller,
+        reply=read_bench_field(body),
+        suffix_reply=suffix,
+    )
+
+
+def _args(arguments: str) -> dict[str, Any]:
+    """A call's arguments as the object Ollama sends; text that is not a JSON object is kept whole."""
+    if not arguments.strip():
+        return {}
+    try:
+        parsed = orjson.loads(arguments)
+    except orjson.JSONDecodeError:
+        return {"arguments": arguments}
+    return parsed if isinstance(parsed, dict) else {"arguments": parsed}
+
+
+def _tool_call(name: str, arguments: str) -> dict[str, Any]:
+    return {"function": {"name": name, "arguments": _args(arguments)}}
+
+
+def _took_ns(bench: dict[str, Any], measured: float) -> int:
+    """How long the turn took: `bench.seconds` when the engine says, else what the stream saw;
+    never under a millisecond (clients divide `eval_count` by it)."""
+    seconds = bench.get("seconds")
+    seconds = seconds if isinstance(seconds, int | float) and not isinstance(seconds, bool) else measured
+    return max(int(seconds * 1e9), MIN_DURATION_NS)
+
+
+def _counts(request: RouteRequest, ended: RouteEnded) -> tuple[int, int]:
+    """Prompt and answer tokens: the member's own counts, else the gateway's estimate."""
+    usage = ended.usage
+    prompt = usage.tokens_in if usage.tokens_in is not None else estimate_tokens(request.messages)
+    if usage.tokens_out is not None:
+        return prompt, usage.tokens_out
+    said = ended.text + "".join(call.arguments for call in ended.tool_calls)
+    return prompt, estimate_tokens([{"role": "assistant", "content": said}])
+
+
+@dataclass
+class _OpenCall:
+    name: str
+    arguments: str = ""
+
+
+@dataclass
+class _OpenCalls:
+    """Announced calls not written yet: a call is complete once the next one starts."""
+
+    calls: dict[int, _OpenCall] = field(default_factory=dict)
+
+    def start(self, piece: ToolCallStarted) -> list[dict[str, Any]]:
+        complete = self.rest()
+        self.calls[piece.index] = _OpenCall(piece.name)
+        return complete
+
+    def extend(self, piece: ToolCallArguments) -> None:
+        if piece.index in self.calls:
+            self.calls[piece.index].arguments += piece.delta
+
+    def rest(self) -> list[dict[str, Any]]:
+        written = [_tool_call(call.name, call.arguments) for call in self.calls.values()]
+        self.calls.clear()
+        return written
+
+
+def _said(chunk: RouteChunk, calls: _OpenCalls) -> list[tuple[str, list[dict[str, Any]]]]:
+    """What a chunk gives to write, in order: text, or tool calls a later call's start completed."""
+    said: list[tuple[str, list[dict[str, Any]]]] = []
+    text = ""
+    for piece in chunk.pieces:
+        if isinstance(piece, TextPiece):
+            text += piece.text
+        elif isinstance(piece, ToolCallArguments):
+            calls.extend(piece)
+        elif isinstance(piece, ToolCallStarted) and (complete := calls.start(piece)):
+            said += [(text, [])] if text else []
+            said.append(("", complete))
+            text = ""
+    return [*said, (text, [])] if text else said
+
+
+class _OllamaRoute(ABC):
+    """The reply and stream both Ollama routes share; a subclass says where the answer goes."""
+
+    name = "ollama"
+    stream_media_type = "application/x-ndjson"
+
+    @abstractmethod
+    def _answer(self, text: str, calls: list[dict[str, Any]]) -> dict[str, Any]: ...
+
+    def _line(
+        self, request: RouteRequest, text: str, calls: list[dict[str, Any]], *, done: bool = False
+    ) -> dict[str, Any]:
+        return {"model": request.model, "created_at": created_at(), **self._answer(text, calls), "done": done}
+
+    def _done(
+        self,
+        request: RouteRequest,
+        ended: RouteEnded,
+        text: str,
+        calls: list[dict[str, Any]],
+        measured: float = 0.0,
+    ) -> dict[str, Any]:
+        took = _took_ns(ended.bench, measured)
+        prompt, answer = _counts(request, ended)
+        return {
+            **self._line(request, text, calls, done=True),
+            "done_reason": "length" if ended.finish_reason == "length" else "stop",
+            "total_duration": took,
+            "load_duration": 0,
+            "prompt_eval_count": prompt,
+            "eval_count": answer,
+            "eval_duration": took,
+            "bench": ended.bench,
+        }
+
+    def render_route(self, request: RouteRequest, events: Sequence[RouteEvent]) -> dict[str, Any]:
+        ended = events[-1]
+        assert isinstance(ended, RouteEnded), "render_route is only called on a turn that ended"
+        calls = [_tool_call(call.name, call.arguments) for call in ended.tool_calls if call.name]
+        return self._done(request, ended, ended.text, calls)
+
+    async def stream_route(
+        self, request: RouteRequest, events: AsyncIterator[RouteEvent]
+    ) -> AsyncIterator[bytes]:
+        began, calls = time.monotonic(), _OpenCalls()
+        async for event in events:
+            if isinstance(event, Heartbeat):
+                yield ndjson_line(self._line(request, "", []))
+            elif isinstance(event, RouteBroken):
+                yield ndjson_line({"error": event.message})
+                return
+            elif isinstance(event, RouteEnded):
+                if rest := calls.rest():
+                    yield ndjson_line(self._line(request, "", rest))
+                yield ndjson_line(self._done(request, event, "", [], time.monotonic() - began))
+                return
+            elif isinstance(event, RouteChunk):
+                for text, complete in _said(event, calls):
+                    yield ndjson_line(self._line(request, text, complete))
+
+
+class OllamaChatRoute(_OllamaRoute):
+    """`POST /api/chat`: the answer goes in `message` (`content`, and `tool_calls` when there are some)."""
+
+    def decode_route(self, body: dict[str, Any], *, caller: str) -> RouteRequest:
+        chat: dict[str, Any] = {"messages": chat_messages(body.get("messages"))}
+        if tools := _tools(body):
+            chat["tools"] = tools
+        return _route_request(body, chat, caller)
+
+    def _answer(self, text: str, calls: list[dict[str, Any]]) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if calls:
+            message["tool_calls"] = calls
+        return {"message": message}
+
+
+class OllamaGenerateRoute(_OllamaRoute):
+    """`POST /api/generate`: one prompt (and system text, images) in, `response` text out; no tools."""
+
+    def decode_route(self, body: dict[str, Any], *, caller: str) -> RouteRequest:
+        if body.get("tools"):
+            raise BadRequest(
+                "/api/generate takes no tools; send them with `messages` to /api/chat", param="tools"
+            )
+        if body.get("raw") or body.get("template"):
+            raise BadRequest(
+                "`raw` prompts and `template`s format the prompt for one model's chat template, which a "
+                "member behind an API applies itself; send the plain prompt",
+                param="raw" if body.get("raw") else "template",
+            )
+        return _route_request(body, {"messages": generate_messages(body)}, caller)
+
+    def _answer(self, text: str, calls: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"response": text}

@@ -1,0 +1,111 @@
+"""OpenAI chat completions in route mode: the request passes as sent, the member's chunks come back as sent.
+
+Agents that speak chat completions get exactly what the member streamed —
+tool-call deltas, reasoning, usage — with only `model` renamed to the
+collection they asked for, then one closing chunk with no choices that
+carries `bench`. A whole reply is the completion those chunks add up to.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import orjson
+
+from panelgate.core.errors import BadRequest
+from panelgate.core.naming import parse_model_id
+from panelgate.core.route import (
+    ROUTE_FIELDS_DROPPED,
+    RouteBroken,
+    RouteEnded,
+    RouteEvent,
+    RouteRequest,
+    RouteStarted,
+)
+from panelgate.core.types import Heartbeat
+from panelgate.formats.request_fields import read_bench_field, read_model, read_stream
+
+
+class OpenAIChatRoute:
+    def decode_route(self, body: dict[str, Any], *, caller: str) -> RouteRequest:
+        model = read_model(body)
+        messages = body.get("messages")
+        if not isinstance(messages, list) or not messages or not all(isinstance(m, dict) for m in messages):
+            raise BadRequest("`messages` must be a non-empty list of message objects", param="messages")
+        if "functions" in body or "function_call" in body:
+            raise BadRequest(
+                "legacy `functions`/`function_call` are not supported; send them as `tools`/`tool_choice`",
+                param="functions",
+            )
+        if isinstance(body.get("n"), int) and body["n"] > 1:
+            raise BadRequest("route mode gives one answer per turn; leave `n` out or send 1", param="n")
+        collection, suffix = parse_model_id(model)
+        return RouteRequest(
+            model=model,
+            collection=collection,
+            body={k: v for k, v in body.items() if k not in ROUTE_FIELDS_DROPPED},
+            stream=read_stream(body),
+            caller=caller,
+            reply=read_bench_field(body),
+            suffix_reply=suffix,
+        )
+
+    def render_route(self, request: RouteRequest, events: Sequence[RouteEvent]) -> dict[str, Any]:
+        started = next(e for e in events if isinstance(e, RouteStarted))
+        ended = events[-1]
+        assert isinstance(ended, RouteEnded), "a whole reply is rendered once the turn ended"
+        message: dict[str, Any] = {"role": "assistant", "content": ended.text or None}
+        if ended.reasoning:
+            message["reasoning_content"] = ended.reasoning
+        if ended.tool_calls:
+            message["tool_calls"] = [
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                for c in ended.tool_calls
+            ]
+        reply: dict[str, Any] = {
+            "id": f"chatcmpl-{started.call}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.model,
+            "choices": [{"index": 0, "message": message, "finish_reason": ended.finish_reason or "stop"}],
+        }
+        usage = ended.usage
+        if usage.tokens_in is not None or usage.tokens_out is not None:
+            reply["usage"] = {
+                "prompt_tokens": usage.tokens_in or 0,
+                "completion_tokens": usage.tokens_out or 0,
+                "total_tokens": (usage.tokens_in or 0) + (usage.tokens_out or 0),
+            }
+        reply["bench"] = ended.bench
+        return reply
+
+    async def stream_route(
+        self, request: RouteRequest, events: AsyncIterator[RouteEvent]
+    ) -> AsyncIterator[bytes]:
+        chunk_id, created = "chatcmpl-route", int(time.time())
+        async for event in events:
+            if isinstance(event, RouteStarted):
+                chunk_id = f"chatcmpl-{event.call}"
+            elif isinstance(event, Heartbeat):
+                yield b": keep-alive\n\n"
+            elif isinstance(event, RouteBroken):
+                error = {"message": event.message, "type": "api_error", "param": None, "code": "502"}
+                yield b"data: " + orjson.dumps({"error": error, "bench": event.bench}) + b"\n\n"
+                yield b"data: [DONE]\n\n"
+                return
+            elif isinstance(event, RouteEnded):
+                closing = {
+                    "id": chunk_id,
+                    "object": "chat.completion.chunk",
+                    "created": created,
+                    "model": request.model,
+                    "choices": [],
+                    "bench": event.bench,
+                }
+                yield b"data: " + orjson.dumps(closing) + b"\n\n"
+                yield b"data: [DONE]\n\n"
+                return
+            else:
+                yield b"data: " + orjson.dumps(event.chunk) + b"\n\n"

@@ -1,0 +1,224 @@
+"""Route mode's memory: which model each agent conversation sticks to, and every turn.
+
+A conversation is found by its key (a hash of collection, caller, system
+text and first user message, made by the engine) and is live while its last
+turn is under the idle limit old. It is kept here rather than in a process,
+so an agent keeps its model across restarts and on every gateway process.
+A turn's record (never the prompt) and the conversation's new state are
+written together; the first turn a model answers in a conversation also
+leaves one evidence row (`<conversation>.<n>`), judgeable like a seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.engine import Connection
+
+from panelgate.store.bulk import insert_rows
+from panelgate.store.connections import Connections
+from panelgate.store.panels import ON_BENCH
+from panelgate.store.tables import evidence, route_conversations, route_turns
+
+
+@dataclass(frozen=True)
+class ConversationRecord:
+    key: str
+    id: str
+    collection: str
+    caller: str
+    alias: str
+    """The model the conversation sticks to: the one that answered its last turn."""
+    answered_by: tuple[str, ...]
+    """Every model that answered a turn, in order; the n-th one's evidence call is `<id>.<n>`."""
+    turns: int
+    started_at: datetime
+    last_at: datetime
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    call: str
+    conversation: str
+    turn: int
+    at: datetime
+    collection: str
+    caller: str
+    alias: str
+    status: str
+    seconds: float
+    first_token_s: float | None = None
+    tool_calls: int = 0
+    finish: str | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    tokens_reasoning: int | None = None
+    tried: tuple[dict[str, str], ...] = field(default_factory=tuple)
+    """The members that failed before this one answered: `{"alias", "error"}` each."""
+    error: str = ""
+    purpose: str = "turn"
+    """`turn` (the caller's answer) or `shadow` (another member answering the same turn, for evaluation)."""
+    answer: str = ""
+    """Kept for shadows only, so they can be read and judged; a turn's answer went to its caller."""
+
+
+class Routes:
+    def __init__(self, connections: Connections) -> None:
+        self._connections = connections
+
+    async def conversation(self, key: str, *, live_since: datetime) -> ConversationRecord | None:
+        """The conversation with this key whose last turn is not older than `live_since`."""
+        query = select(route_conversations).where(
+            route_conversations.c.key == key, route_conversations.c.last_at >= live_since
+        )
+
+        def read(connection: Connection) -> ConversationRecord | None:
+            row = connection.execute(query).first()
+            return None if row is None else _conversation(row)
+
+        return await self._connections.read_all_at_once(read)
+
+    async def record_turn(self, turn: TurnRecord, conversation: ConversationRecord | None) -> None:
+        """Write the turn and the conversation as it stands after it, with new evidence if any.
+
+        A conversation that went idle is replaced by `conversation` under the
+        same key (its turns stay on the record under its old id); `None`
+        leaves the conversation as it was (no member answered this turn).
+        """
+
+        def write(connection: Connection) -> None:
+            insert_rows(connection, route_turns, [_turn_values(turn)])
+            if turn.purpose == "shadow" and turn.status == "ok":
+                _add_evidence(connection, turn, turn.call, source="shadow")
+            if conversation is None:
+                return
+            same_key = route_conversations.c.key == conversation.key
+            connection.execute(delete(route_conversations).where(same_key))
+            insert_rows(connection, route_conversations, [_conversation_values(conversation)])
+            if turn.status != "ok" or turn.alias not in conversation.answered_by:
+                return
+            number = conversation.answered_by.index(turn.alias) + 1
+            call = f"{conversation.id}.{number}"
+            if not connection.execute(select(evidence.c.call).where(evidence.c.call == call)).first():
+                _add_evidence(connection, turn, call, source="route")
+
+        await self._connections.write_all_at_once(write)
+
+    async def shadow_calls_since(self, since: datetime) -> int:
+        """Shadow calls made since `since`, by every gateway process (the daily budget counts them)."""
+        query = select(func.count()).where(route_turns.c.purpose == "shadow", route_turns.c.at >= since)
+
+        def read(connection: Connection) -> int:
+            return int(connection.execute(query).scalar_one())
+
+        return await self._connections.read_all_at_once(read)
+
+    async def turns(self, conversation: str) -> list[TurnRecord]:
+        query = (
+            select(route_turns).where(route_turns.c.conversation == conversation).order_by(route_turns.c.turn)
+        )
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(query)).all()
+        return [_turn(row) for row in rows]
+
+    async def by_id(self, conversation: str) -> ConversationRecord | None:
+        query = select(route_conversations).where(route_conversations.c.id == conversation)
+        async with self._connections.read() as connection:
+            row = (await connection.execute(query)).first()
+        return None if row is None else _conversation(row)
+
+
+def _conversation_values(conversation: ConversationRecord) -> dict[str, Any]:
+    return {
+        "key": conversation.key,
+        "id": conversation.id,
+        "collection": conversation.collection,
+        "caller": conversation.caller,
+        "alias": conversation.alias,
+        "answered_by": list(conversation.answered_by),
+        "turns": conversation.turns,
+        "started_at": conversation.started_at,
+        "last_at": conversation.last_at,
+    }
+
+
+def _turn_values(turn: TurnRecord) -> dict[str, Any]:
+    return {
+        "call": turn.call,
+        "conversation": turn.conversation,
+        "turn": turn.turn,
+        "at": turn.at,
+        "collection": turn.collection,
+        "caller": turn.caller,
+        "alias": turn.alias,
+        "status": turn.status,
+        "seconds": turn.seconds,
+        "first_token_s": turn.first_token_s,
+        "tool_calls": turn.tool_calls,
+        "finish": turn.finish,
+        "tokens_in": turn.tokens_in,
+        "tokens_out": turn.tokens_out,
+        "tokens_reasoning": turn.tokens_reasoning,
+        "tried": [dict(t) for t in turn.tried],
+        "error": turn.error,
+        "purpose": turn.purpose,
+        "answer": turn.answer,
+    }
+
+
+def _add_evidence(connection: Connection, turn: TurnRecord, call: str, *, source: str) -> None:
+    """One judgeable answer of `turn`'s model, if that model is still on the bench."""
+    ids = dict(connection.execute(ON_BENCH, {"aliases": [turn.alias]}).all())
+    if turn.alias not in ids:
+        return
+    row = {
+        "call": call,
+        "model_id": ids[turn.alias],
+        "source": source,
+        "collection": turn.collection,
+        "shape": None,
+        "at": turn.at,
+        "status": "ok",
+    }
+    insert_rows(connection, evidence, [row])
+
+
+def _conversation(row: Any) -> ConversationRecord:
+    return ConversationRecord(
+        key=row.key,
+        id=row.id,
+        collection=row.collection,
+        caller=row.caller,
+        alias=row.alias,
+        answered_by=tuple(row.answered_by),
+        turns=row.turns,
+        started_at=row.started_at,
+        last_at=row.last_at,
+    )
+
+
+def _turn(row: Any) -> TurnRecord:
+    return TurnRecord(
+        call=row.call,
+        conversation=row.conversation,
+        turn=row.turn,
+        at=row.at,
+        collection=row.collection,
+        caller=row.caller,
+        alias=row.alias,
+        status=row.status,
+        seconds=row.seconds,
+        first_token_s=row.first_token_s,
+        tool_calls=row.tool_calls,
+        finish=row.finish,
+        tokens_in=row.tokens_in,
+        tokens_out=row.tokens_out,
+        tokens_reasoning=row.tokens_reasoning,
+        tried=tuple(row.tried),
+        error=row.error,
+        purpose=row.purpose,
+        answer=row.answer,
+    )

@@ -1,0 +1,71 @@
+"""Who may take a route turn and in what order; which conversation a turn belongs to."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from panelgate.core.errors import BadRequest, TooLarge, Unavailable
+from panelgate.core.route_choice import TurnFacts, conversation_key, route_plan
+from panelgate.core.types import CollectionInfo, ModelInfo
+
+T0 = datetime(2025, 3, 1, tzinfo=UTC)
+TEXT = TurnFacts(has_tools=False, has_images=False, estimate=100)
+
+
+def roster(**facts: dict[str, object]) -> dict[str, ModelInfo]:
+    return {
+        alias: ModelInfo(alias=alias, served_id=f"org/{alias}", endpoint="up", **f)
+        for alias, f in facts.items()
+    }  # type: ignore[arg-type]
+
+
+def test_best_record_first_and_cooling_down_last():
+    models = roster(a={}, b={"cooling_down": True}, c={})
+    plan = route_plan(
+        CollectionInfo("x", ("a", "b", "c")),
+        models,
+        TEXT,
+        useful={"c": 3, "b": 9},
+        last_seen={},
+        rotate=False,
+    )
+    assert plan.order == ("c", "a", "b")
+
+
+def test_rotation_puts_the_member_heard_from_least_recently_first():
+    models = roster(a={}, b={}, c={})
+    seen = {"a": T0, "b": T0.replace(day=2)}
+    plan = route_plan(
+        CollectionInfo("x", ("a", "b", "c")), models, TEXT, useful={"a": 5}, last_seen=seen, rotate=True
+    )
+    assert plan.order[0] == "c"
+
+
+def test_a_turn_too_large_for_every_member_is_a_413():
+    models = roster(a={"context_window": 50}, b={"context_window": 60})
+    with pytest.raises(TooLarge):
+        route_plan(CollectionInfo("x", ("a", "b")), models, TEXT, useful={}, last_seen={}, rotate=False)
+
+
+def test_no_member_able_to_call_tools_is_a_400_naming_each():
+    models = roster(a={"tools": False}, b={})
+    facts = TurnFacts(has_tools=True, has_images=False, estimate=10)
+    with pytest.raises(BadRequest, match=r"`a`.*`b`"):
+        route_plan(CollectionInfo("x", ("a", "b")), models, facts, useful={}, last_seen={}, rotate=False)
+
+
+def test_an_empty_collection_is_unavailable():
+    with pytest.raises(Unavailable):
+        route_plan(CollectionInfo("x", ()), {}, TEXT, useful={}, last_seen={}, rotate=False)
+
+
+def test_the_conversation_key_is_the_same_for_every_turn_and_differs_by_first_message_or_system():
+    first = [{"role": "system", "content": "s"}, {"role": "user", "content": "q"}]
+    later = [*first, {"role": "assistant", "content": "a"}, {"role": "user", "content": "more"}]
+    assert conversation_key("x", "k", first) == conversation_key("x", "k", later)
+    assert conversation_key("x", "k", first) != conversation_key("x", "k", [{"role": "user", "content": "q"}])
+    assert conversation_key("x", "k", first) != conversation_key("x", "other", first)
+    parts = [{"role": "user", "content": [{"type": "text", "text": "q"}]}]
+    assert conversation_key("x", "k", parts) == conversation_key("x", "k", [{"role": "user", "content": "q"}])
