@@ -15,13 +15,8 @@ from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent
 from panelgate.core.turn import ReasoningPiece, TextPiece, ToolCallArguments, ToolCallStarted, TurnReader
 from panelgate.core.types import Heartbeat
 from panelgate.formats.anthropic import AnthropicMessages
-from panelgate.formats.anthropic_route import (
-    AnthropicRoute,
-    BlockClosed,
-    BlockDelta,
-    BlockOpened,
-    TurnBlocks,
-)
+from panelgate.formats.anthropic_route import AnthropicRoute
+from panelgate.formats.route_blocks import BlockClosed, BlockDelta, BlockOpened, TurnBlocks
 
 ROUTE = AnthropicRoute()
 BENCH = {"collection": "bench/core:route", "reply": "route", "conversation": "c1"}

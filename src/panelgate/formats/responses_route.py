@@ -45,7 +45,6 @@ from panelgate.core.naming import parse_model_id
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.sizing import estimate_tokens
 from panelgate.core.types import Heartbeat
-from panelgate.formats.anthropic_route import BlockClosed, BlockDelta, BlockEvent, BlockOpened, TurnBlocks
 from panelgate.formats.request_fields import read_bench_field, read_model, read_stream
 from panelgate.formats.responses import (
     HOSTED_ADVICE,
@@ -59,6 +58,7 @@ from panelgate.formats.responses import (
     response_object,
     text_part,
 )
+from panelgate.formats.route_blocks import BlockClosed, BlockDelta, BlockEvent, BlockOpened, TurnBlocks
 
 _CHOICE_WORDS = {"auto", "none", "required"}
 _INCOMPLETE = {"length": "max_output_tokens", "content_filter": "content_filter"}
