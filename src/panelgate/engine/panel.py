@@ -28,7 +28,6 @@ from panelgate.core.types import (
     Failed,
     Finished,
     GatewayLimits,
-    Heartbeat,
     MergeDelta,
     MergeDone,
     ModelInfo,
@@ -41,6 +40,7 @@ from panelgate.core.types import (
     SeatResult,
 )
 from panelgate.engine.collection_lookup import find_collection
+from panelgate.engine.event_feed import EventFeed
 from panelgate.engine.merge import run_merge
 from panelgate.engine.panel_ids import PanelIdIssuer
 from panelgate.engine.record import record_panel
@@ -74,29 +74,16 @@ class PanelContext:
 class PanelRun:
     """The events of one running panel, for one reader."""
 
-    def __init__(self, panel: str, queue: asyncio.Queue[PanelEvent], keepalive_s: float) -> None:
+    def __init__(self, panel: str, feed: EventFeed[PanelEvent]) -> None:
         self.panel = panel
-        self._queue = queue
-        self._keepalive_s = keepalive_s
+        self._feed = feed
 
-    async def events(self, *, heartbeats: bool = True) -> AsyncIterator[PanelEvent]:
+    def events(self) -> AsyncIterator[PanelEvent]:
         """Every event up to `Finished` or `Failed`, with a `Heartbeat` after each quiet interval."""
-        while True:
-            if heartbeats:
-                try:
-                    async with asyncio.timeout(self._keepalive_s):
-                        event = await self._queue.get()
-                except TimeoutError:
-                    yield Heartbeat()
-                    continue
-            else:
-                event = await self._queue.get()
-            yield event
-            if isinstance(event, Finished | Failed):
-                return
+        return self._feed.events()
 
     async def collect(self) -> list[PanelEvent]:
-        return [e async for e in self.events(heartbeats=False)]
+        return await self._feed.collect()
 
 
 class PanelRunner:
@@ -118,9 +105,9 @@ class PanelRunner:
     async def start(self, request: PanelRequest) -> PanelRun:
         """Seat the panel and set it running; raises `GatewayError` when it cannot be seated."""
         context = await self._seat(request)
-        queue: asyncio.Queue[PanelEvent] = asyncio.Queue()
+        queue: EventFeed[PanelEvent] = EventFeed(self._keepalive_s, _ends_panel)
         words = context.words
-        queue.put_nowait(
+        queue.put(
             Seated(
                 panel=words.panel,
                 collection=words.collection,
@@ -132,7 +119,7 @@ class PanelRunner:
         task = asyncio.create_task(self._run(context, queue), name=f"panel {words.panel}")
         self._running.add(task)
         task.add_done_callback(self._running.discard)
-        return PanelRun(words.panel, queue, self._keepalive_s)
+        return PanelRun(words.panel, queue)
 
     async def drain(self, timeout: float) -> None:
         """Let running panels finish (and be recorded) before the process stops."""
@@ -189,21 +176,21 @@ class PanelRunner:
             words=PanelWords(panel=panel, collection=collection.name, plan=plan),
         )
 
-    async def _run(self, context: PanelContext, queue: asyncio.Queue[PanelEvent]) -> None:
+    async def _run(self, context: PanelContext, queue: EventFeed[PanelEvent]) -> None:
         try:
             await self._run_panel(context, queue)
         except GatewayError as exc:
-            queue.put_nowait(Failed(exc.status, exc.message))
+            queue.put(Failed(exc.status, exc.message))
         except Exception:
             log.exception("panel %s failed", context.words.panel)
-            queue.put_nowait(
+            queue.put(
                 Failed(
                     500,
                     "the gateway failed while finishing this panel; every seat that answered was still asked",
                 )
             )
 
-    async def _run_panel(self, context: PanelContext, queue: asyncio.Queue[PanelEvent]) -> None:
+    async def _run_panel(self, context: PanelContext, queue: EventFeed[PanelEvent]) -> None:
         words, plan, request = context.words, context.plan, context.request
         deadline = time.monotonic() + context.limits.seat_deadline_s
         show_seats = context.reply == "all"
@@ -225,7 +212,7 @@ class PanelRunner:
         for finished in asyncio.as_completed([one(i) for i in range(len(plan.seats))]):
             index, result = await finished
             results[index] = result
-            queue.put_nowait(SeatDone(result, text=words.section(result) if show_seats else ""))
+            queue.put(SeatDone(result, text=words.section(result) if show_seats else ""))
         seats = [r for r in results if r is not None]
 
         merger: SeatResult | None = None
@@ -246,15 +233,15 @@ class PanelRunner:
             reply=reply_mode,
             preview=prompt_preview(request.messages),
         )
-        queue.put_nowait(Finished(content=content, bench=bench, text=last))
+        queue.put(Finished(content=content, bench=bench, text=last))
 
     async def _merge(
-        self, context: PanelContext, seats: list[SeatResult], queue: asyncio.Queue[PanelEvent]
+        self, context: PanelContext, seats: list[SeatResult], queue: EventFeed[PanelEvent]
     ) -> tuple[SeatResult | None, str]:
         words = context.words
 
         async def emit(piece: str) -> None:
-            queue.put_nowait(MergeDelta(piece))
+            queue.put(MergeDelta(piece))
 
         outcome = await run_merge(
             self._client,
@@ -270,7 +257,7 @@ class PanelRunner:
             on_text=emit,
         )
         fallback = words.fallback(seats, outcome.note) if outcome.note else ""
-        queue.put_nowait(MergeDone(outcome.result, note=outcome.note, text=fallback))
+        queue.put(MergeDone(outcome.result, note=outcome.note, text=fallback))
         return outcome.result, outcome.note
 
     @staticmethod
@@ -286,3 +273,7 @@ class PanelRunner:
         if note:
             return words.fallback(seats, note) + footer, footer
         return words.every_answer(seats), footer
+
+
+def _ends_panel(event: PanelEvent) -> bool:
+    return isinstance(event, Finished | Failed)

@@ -34,8 +34,9 @@ from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent
 from panelgate.core.route_choice import ROTATE_EVERY, RoutePlan, TurnFacts, conversation_key, route_plan
 from panelgate.core.sizing import count_images, estimate_tokens
 from panelgate.core.turn import TurnReader
-from panelgate.core.types import CollectionInfo, Failed, GatewayLimits, Heartbeat, ModelInfo
+from panelgate.core.types import CollectionInfo, Failed, GatewayLimits, ModelInfo
 from panelgate.engine.collection_lookup import find_collection
+from panelgate.engine.event_feed import EventFeed
 from panelgate.engine.reply import VERDICT_HINT
 from panelgate.engine.route_shadows import ShadowSeats, ShadowTurn
 from panelgate.engine.seat import target_for
@@ -89,44 +90,23 @@ class _Turn:
 class RouteRun:
     """The events of one running turn, for one reader."""
 
-    def __init__(
-        self, conversation: str, queue: asyncio.Queue[RouteEvent | Failed], keepalive_s: float
-    ) -> None:
+    def __init__(self, conversation: str, feed: EventFeed[RouteEvent | Failed]) -> None:
         self.conversation = conversation
-        self._queue = queue
-        self._keepalive_s = keepalive_s
+        self._feed = feed
 
     async def opening(self, grace_s: float) -> RouteStarted | Failed | None:
         """`RouteStarted` or `Failed`, whichever comes first within `grace_s`; None if neither did."""
-        try:
-            async with asyncio.timeout(grace_s):
-                event = await self._queue.get()
-        except TimeoutError:
-            return None
-        assert isinstance(event, RouteStarted | Failed), "a turn opens with RouteStarted or Failed"
+        event = await self._feed.first(grace_s)
+        assert event is None or isinstance(event, RouteStarted | Failed), "a turn opens with either"
         return event
 
-    async def events(self) -> AsyncIterator[RouteEvent | Failed]:
+    def events(self) -> AsyncIterator[RouteEvent | Failed]:
         """The events after the opening, a `Heartbeat` after each quiet interval, up to the last."""
-        while True:
-            try:
-                async with asyncio.timeout(self._keepalive_s):
-                    event = await self._queue.get()
-            except TimeoutError:
-                yield Heartbeat()
-                continue
-            yield event
-            if isinstance(event, RouteEnded | RouteBroken | Failed):
-                return
+        return self._feed.events()
 
     async def collect(self) -> list[RouteEvent | Failed]:
         """Every event of a whole (not streamed) reply."""
-        events: list[RouteEvent | Failed] = []
-        while True:
-            event = await self._queue.get()
-            events.append(event)
-            if isinstance(event, RouteEnded | RouteBroken | Failed):
-                return events
+        return await self._feed.collect()
 
 
 class RouteRunner:
@@ -150,11 +130,11 @@ class RouteRunner:
     async def start(self, request: RouteRequest) -> RouteRun:
         """Plan the turn and set it running; raises `GatewayError` when no member can take it."""
         turn = await self._plan(request)
-        queue: asyncio.Queue[RouteEvent | Failed] = asyncio.Queue()
+        queue: EventFeed[RouteEvent | Failed] = EventFeed(self._settings.keepalive_s, _ends_turn)
         task = asyncio.create_task(self._run(turn, queue), name=f"route {turn.call}")
         self._running.add(task)
         task.add_done_callback(self._running.discard)
-        return RouteRun(turn.conversation, queue, self._settings.keepalive_s)
+        return RouteRun(turn.conversation, queue)
 
     async def drain(self, timeout: float) -> None:
         """Let running turns finish (and be recorded) before the process stops."""
@@ -201,14 +181,14 @@ class RouteRunner:
             at=at,
         )
 
-    async def _run(self, turn: _Turn, queue: asyncio.Queue[RouteEvent | Failed]) -> None:
+    async def _run(self, turn: _Turn, queue: EventFeed[RouteEvent | Failed]) -> None:
         try:
             await self._ask_in_order(turn, queue)
         except Exception:
             log.exception("route turn %s failed", turn.call)
-            queue.put_nowait(Failed(500, "the gateway failed while relaying this turn"))
+            queue.put(Failed(500, "the gateway failed while relaying this turn"))
 
-    async def _ask_in_order(self, turn: _Turn, queue: asyncio.Queue[RouteEvent | Failed]) -> None:
+    async def _ask_in_order(self, turn: _Turn, queue: EventFeed[RouteEvent | Failed]) -> None:
         candidates = turn.plan.order[:ROUTE_TRIES]
         for position, alias in enumerate(candidates):
             last = position == len(candidates) - 1
@@ -223,7 +203,7 @@ class RouteRunner:
             f"every member of `{turn.collection.name}` that could take this turn failed: {said}"
         )
         await self._record(turn, alias="", status="error", error=said)
-        queue.put_nowait(Failed(refusal.status, refusal.message))
+        queue.put(Failed(refusal.status, refusal.message))
 
     def _shadow(self, turn: _Turn, answered_by: str) -> None:
         """Set the turn's shadows asking, after the caller has its answer (see `route_shadows`)."""
@@ -308,7 +288,7 @@ class _MemberTurn:
         record: Callable[..., Awaitable[ConversationRecord | None]],
         turn: _Turn,
         alias: str,
-        queue: asyncio.Queue[RouteEvent | Failed],
+        queue: EventFeed[RouteEvent | Failed],
         *,
         last: bool,
     ) -> None:
@@ -371,7 +351,7 @@ class _MemberTurn:
         pieces = self._reader.feed(chunk)
         event = RouteChunk({**chunk, "model": self._turn.request.model}, tuple(pieces))
         if self._started:
-            self._queue.put_nowait(event)
+            self._queue.put(event)
             return
         self._held.append(event)
         if self._reader.has_answer:
@@ -387,9 +367,9 @@ class _MemberTurn:
         self._started = True
         model = self._turn.roster[self._alias]
         turn = self._turn
-        self._queue.put_nowait(RouteStarted(turn.conversation, turn.call, self._alias, model.served_id))
+        self._queue.put(RouteStarted(turn.conversation, turn.call, self._alias, model.served_id))
         for event in self._held:
-            self._queue.put_nowait(event)
+            self._queue.put(event)
         self._held.clear()
 
     async def _finish(self, error: UpstreamError | None, why: str) -> bool:
@@ -407,10 +387,10 @@ class _MemberTurn:
         bench = self._bench(conversation)
         if error is not None:
             broken = f"`{self._alias}` failed part way through the turn: {why}"
-            self._queue.put_nowait(RouteBroken(broken, bench))
+            self._queue.put(RouteBroken(broken, bench))
         else:
             self.answered = True
-            self._queue.put_nowait(
+            self._queue.put(
                 RouteEnded(
                     bench=bench,
                     finish_reason=reader.finish_reason,
@@ -455,3 +435,7 @@ def _clamped(body: dict[str, Any], max_output: int | None) -> dict[str, Any]:
 
 def _conversation_id(at: datetime) -> str:
     return f"r{at:%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
+
+
+def _ends_turn(event: RouteEvent | Failed) -> bool:
+    return isinstance(event, RouteEnded | RouteBroken | Failed)

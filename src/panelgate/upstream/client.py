@@ -252,46 +252,6 @@ class UpstreamClient:
                 continue
             return RelayResult(attempts=attempts, seconds=time.monotonic() - started)
 
-    async def _relay_once(
-        self,
-        route: _Route,
-        api: OutboundApi,
-        body: bytes,
-        deadline: float,
-        on_chunk: OnChunk,
-        with_stream_options: bool,
-    ) -> None:
-        """One request of a route turn: its chunks to `on_chunk`, or raise why not."""
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise UpstreamTimeout(
-                f"`{route.provider}` was not asked: the deadline had already passed",
-                kind="timeout",
-                provider=route.provider,
-            )
-        reader = api.reader(route.provider, self._settings.upstream_max_reply_bytes)
-        replying = False
-        try:
-            async with (
-                asyncio.timeout(remaining),
-                self._pool.request("POST", route.url, route.headers, body) as reply,
-            ):
-                if not 200 <= reply.status < 300:
-                    said = await _error_body(reply, api.error_text)
-                    if with_stream_options and openai_chat.refuses_stream_options(reply.status, said):
-                        raise _StreamOptionsRefused
-                    raise _status_error(reply, said, route)
-                replying = True
-                while data := await reply.read():
-                    for chunk in reader.feed(data):
-                        await on_chunk(chunk)
-                for chunk in reader.close():
-                    await on_chunk(chunk)
-        except TransportError as exc:
-            raise _transport_error(exc, route, "", replying=replying) from None
-        except TimeoutError:
-            raise _timed_out(route.provider, remaining, "") from None
-
     def _key(self, key_name: str | None, provider: str) -> str | None:
         try:
             return self._keys.get(key_name) if key_name else None
@@ -318,7 +278,61 @@ class UpstreamClient:
         on_text: OnText | None,
         with_stream_options: bool,
     ) -> None:
-        """One request: stream the reply into `reader`, or raise why not."""
+        """One request of a panel seat: the reply into `reader`, its text to `on_text`."""
+
+        async def take(data: bytes | None) -> None:
+            for piece in reader.feed(data) if data is not None else reader.close():
+                if on_text is not None:
+                    await on_text(piece)
+
+        await self._exchange(
+            route,
+            body,
+            deadline,
+            take,
+            error_text=openai_chat.error_text,
+            partial=lambda: reader.text,
+            with_stream_options=with_stream_options,
+        )
+
+    async def _relay_once(
+        self,
+        route: _Route,
+        api: OutboundApi,
+        body: bytes,
+        deadline: float,
+        on_chunk: OnChunk,
+        with_stream_options: bool,
+    ) -> None:
+        """One request of a route turn: its chunks to `on_chunk`."""
+        reader = api.reader(route.provider, self._settings.upstream_max_reply_bytes)
+
+        async def take(data: bytes | None) -> None:
+            for chunk in reader.feed(data) if data is not None else reader.close():
+                await on_chunk(chunk)
+
+        await self._exchange(
+            route,
+            body,
+            deadline,
+            take,
+            error_text=api.error_text,
+            partial=lambda: "",
+            with_stream_options=with_stream_options,
+        )
+
+    async def _exchange(
+        self,
+        route: _Route,
+        body: bytes,
+        deadline: float,
+        take: Callable[[bytes | None], Awaitable[None]],
+        *,
+        error_text: Callable[[bytes], str],
+        partial: Callable[[], str],
+        with_stream_options: bool,
+    ) -> None:
+        """One request: each piece of the reply's body to `take` (then None), or raise why not."""
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise UpstreamTimeout(
@@ -333,22 +347,18 @@ class UpstreamClient:
                 self._pool.request("POST", route.url, route.headers, body) as reply,
             ):
                 if not 200 <= reply.status < 300:
-                    said = await _error_body(reply)
+                    said = await _error_body(reply, error_text)
                     if with_stream_options and openai_chat.refuses_stream_options(reply.status, said):
                         raise _StreamOptionsRefused
                     raise _status_error(reply, said, route)
                 replying = True
                 while data := await reply.read():
-                    for piece in reader.feed(data):
-                        if on_text is not None:
-                            await on_text(piece)
-                for piece in reader.close():
-                    if on_text is not None:
-                        await on_text(piece)
+                    await take(data)
+                await take(None)
         except TransportError as exc:
-            raise _transport_error(exc, route, reader.text, replying=replying) from None
+            raise _transport_error(exc, route, partial(), replying=replying) from None
         except TimeoutError:
-            raise _timed_out(route.provider, remaining, reader.text) from None
+            raise _timed_out(route.provider, remaining, partial()) from None
 
     async def list_models(
         self,
@@ -378,7 +388,7 @@ class UpstreamClient:
                 self._pool.request("GET", route.url, route.headers) as reply,
             ):
                 if not 200 <= reply.status < 300:
-                    raise _status_error(reply, await _error_body(reply), route)
+                    raise _status_error(reply, await _error_body(reply, openai_chat.error_text), route)
                 body = await _read_capped(reply, cap, route.provider)
         except TransportError as exc:
             raise _transport_error(exc, route, "", replying=False) from None
@@ -437,7 +447,7 @@ async def _read_capped(reply: Reply, cap: int, provider: str) -> bytes:
     return b"".join(parts)
 
 
-async def _error_body(reply: Reply, text_of: Callable[[bytes], str] = openai_chat.error_text) -> str:
+async def _error_body(reply: Reply, text_of: Callable[[bytes], str]) -> str:
     """What an error reply says (its first 64 KiB: an error page can be huge)."""
     if 300 <= reply.status < 400:
         return ""
