@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -279,3 +280,17 @@ def test_a_failure_after_the_first_piece_goes_into_the_stream(agents: Gateway, u
                 pieces.append(chunk.choices[0].delta.content)
     assert pieces and "one two three".startswith("".join(pieces)) and "".join(pieces) != "one two three"
     assert [r.model for r in upstream.requests] == ["m1"]  # no failover once the answer had begun
+
+
+def test_turns_of_one_conversation_sent_at_once_are_all_answered_and_recorded(
+    agents: Gateway, upstream: FakeUpstream
+):
+    first = post(agents, {"model": "bench/agents", "messages": FIRST}).json()["bench"]["conversation"]
+    upstream.behave("m1", delay=0.2)
+    with ThreadPoolExecutor(8) as pool:
+        body = {"model": "bench/agents", "messages": FIRST}
+        replies = list(pool.map(lambda _: post(agents, body), range(8)))
+    assert [r.status_code for r in replies] == [200] * 8
+    assert {r.json()["bench"]["conversation"] for r in replies} == {first}
+    turns = agents.api("GET", f"/api/routes/{first}")["turns"]
+    assert len({t["call"] for t in turns}) == 9

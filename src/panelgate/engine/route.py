@@ -82,9 +82,12 @@ class _Turn:
     at: datetime
     tried: list[dict[str, str]] = field(default_factory=list)
 
+    token: str = field(default_factory=lambda: secrets.token_hex(3))
+
     @property
     def call(self) -> str:
-        return f"{self.conversation}.turn{self.number}"
+        """Unique even when two turns of one conversation run at once (they get the same number)."""
+        return f"{self.conversation}.turn{self.number}-{self.token}"
 
 
 class RouteRun:
@@ -157,13 +160,12 @@ class RouteRunner:
         if known is not None and known.alias in plan.order:
             order = (known.alias, *(a for a in plan.order if a != known.alias))
             plan = RoutePlan(order=order, skipped=plan.skipped)
-        else:
-            counts = await self._db.verdicts.record_counts(collection.name, None)
+        elif len(plan.order) > 1:  # the order matters only when there is a choice
             plan = route_plan(
                 collection,
                 bench.roster,
                 facts,
-                useful={alias: tally["useful"] for alias, tally in counts.items()},
+                useful=await self._db.verdicts.useful_counts(collection.name),
                 last_seen=await self._db.panels.last_seated(cached=True),
                 rotate=known is None and self._chance() < 1 / ROTATE_EVERY,
             )
@@ -239,8 +241,8 @@ class RouteRunner:
         """Write the turn down; returns the conversation as it now stands (None if nobody answered)."""
         now = self._now()
         conversation: ConversationRecord | None = None
+        answered = turn.known.answered_by if turn.known is not None else ()
         if alias:
-            answered = turn.known.answered_by if turn.known is not None else ()
             conversation = ConversationRecord(
                 key=turn.key,
                 id=turn.conversation,
@@ -274,6 +276,7 @@ class RouteRunner:
                 error=error,
             ),
             conversation,
+            new_answerer=alias not in answered,
         )
         return conversation
 
@@ -434,7 +437,8 @@ def _clamped(body: dict[str, Any], max_output: int | None) -> dict[str, Any]:
 
 
 def _conversation_id(at: datetime) -> str:
-    return f"r{at:%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
+    """`r<date>-<time>-<8 hex>`: unique across processes without asking the database."""
+    return f"r{at:%Y%m%d-%H%M%S}-{secrets.token_hex(4)}"
 
 
 def _ends_turn(event: RouteEvent | Failed) -> bool:

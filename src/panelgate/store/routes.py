@@ -81,12 +81,16 @@ class Routes:
 
         return await self._connections.read_all_at_once(read)
 
-    async def record_turn(self, turn: TurnRecord, conversation: ConversationRecord | None) -> None:
+    async def record_turn(
+        self, turn: TurnRecord, conversation: ConversationRecord | None, *, new_answerer: bool = True
+    ) -> None:
         """Write the turn and the conversation as it stands after it, with new evidence if any.
 
         A conversation that went idle is replaced by `conversation` under the
         same key (its turns stay on the record under its old id); `None`
         leaves the conversation as it was (no member answered this turn).
+        `new_answerer` False says the model answered this conversation before,
+        so its evidence exists and is not looked for.
         """
 
         def write(connection: Connection) -> None:
@@ -98,7 +102,7 @@ class Routes:
             same_key = route_conversations.c.key == conversation.key
             connection.execute(delete(route_conversations).where(same_key))
             insert_rows(connection, route_conversations, [_conversation_values(conversation)])
-            if turn.status != "ok" or turn.alias not in conversation.answered_by:
+            if not new_answerer or turn.status != "ok" or turn.alias not in conversation.answered_by:
                 return
             number = conversation.answered_by.index(turn.alias) + 1
             call = f"{conversation.id}.{number}"

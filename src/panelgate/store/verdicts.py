@@ -9,6 +9,7 @@ renames keep their record.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -93,8 +94,10 @@ async def _tallies(
 
 
 class Verdicts:
-    def __init__(self, connections: Connections) -> None:
+    def __init__(self, connections: Connections, *, useful_max_age_s: float = 5.0) -> None:
         self._connections = connections
+        self._useful_max_age_s = useful_max_age_s
+        self._useful: dict[str | None, tuple[float, dict[str, int]]] = {}
 
     async def record(
         self,
@@ -133,6 +136,7 @@ class Verdicts:
                 )
             )
             before = None if current is None else _plain(current)
+            self._useful.clear()
             await write_audit(
                 connection,
                 actor=actor,
@@ -167,6 +171,21 @@ class Verdicts:
             }
             for tally in tallies
         }
+
+    async def useful_counts(self, collection: str | None) -> dict[str, int]:
+        """Per alias: useful verdicts on the collection's evidence, as route mode orders members.
+
+        Read on every new agent conversation, so a copy is kept for a few
+        seconds (another process's verdicts show within that) and dropped at
+        once when this process records a verdict.
+        """
+        kept = self._useful.get(collection)
+        if kept is not None and time.monotonic() - kept[0] <= self._useful_max_age_s:
+            return kept[1]
+        tallies = await self.record_counts(collection, None)
+        counts = {alias: int(tally["useful"]) for alias, tally in tallies.items()}
+        self._useful[collection] = (time.monotonic(), counts)
+        return counts
 
     async def useful_on_shape(self, shape: str) -> dict[str, tuple[int, int]]:
         """Per alias: (useful, judged) over current verdicts on evidence of that shape."""
