@@ -16,7 +16,8 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from processes import Service, free_port
@@ -32,15 +33,19 @@ class Gateway:
     label: str
     service: Service
     base_url: str
+    model: str = MODEL_ID
+    """The model every benchmark request asks for."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """Sent with every benchmark request (a gateway key, for one)."""
 
     @property
     def chat_url(self) -> str:
         return f"{self.base_url}/v1/chat/completions"
 
 
-def chat_body(model: str, stream: bool) -> bytes:
+def chat_body(model: str, stream: bool, content: str = "hi") -> bytes:
     return json.dumps(
-        {"model": model, "messages": [{"role": "user", "content": "hi"}], "stream": stream}
+        {"model": model, "messages": [{"role": "user", "content": content}], "stream": stream}
     ).encode()
 
 
@@ -87,8 +92,18 @@ def panelgate_version() -> str:
         return "unknown"
 
 
-def start_panelgate(workdir: Path, upstream_base: str, database_url: str | None) -> Gateway:
-    """`panelgate serve` on a free port with a fresh data folder, configured through the admin API."""
+def start_panelgate(
+    workdir: Path,
+    upstream_base: str,
+    database_url: str | None,
+    configure: Callable[[str, str], None] | None = None,
+    model: str = MODEL_ID,
+) -> Gateway:
+    """`panelgate serve` on a free port with a fresh data folder, configured through the admin API.
+
+    `configure(base, upstream_base)` sets it up (default: the 3-seat panel); `model` is what the
+    benchmark then asks for.
+    """
     port = free_port()
     home = workdir / "panelgate-home"
     home.mkdir(parents=True)
@@ -101,10 +116,10 @@ def start_panelgate(workdir: Path, upstream_base: str, database_url: str | None)
     argv = [*panelgate_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
     service = Service("panelgate", argv, env, workdir / "panelgate.log")
     base = f"http://127.0.0.1:{port}"
-    gateway = Gateway(f"panelgate {panelgate_version()}", service, base)
+    gateway = Gateway(f"panelgate {panelgate_version()}", service, base, model)
     try:
         service.wait_until_http_ok(f"{base}/health", timeout_s=60)
-        configure_panelgate(base, upstream_base)
+        (configure or configure_panelgate)(base, upstream_base)
     except Exception:
         service.stop()
         raise
@@ -112,12 +127,24 @@ def start_panelgate(workdir: Path, upstream_base: str, database_url: str | None)
 
 
 def configure_panelgate(base: str, upstream_base: str) -> None:
-    steps: list[tuple[str, str, object]] = [
-        ("POST", "/api/endpoints", {"name": "bench", "base_url": f"{upstream_base}/v1", "key_name": None}),
-        *(("POST", "/api/models", {"alias": m, "served_id": m, "endpoint": "bench"}) for m in MEMBERS),
-        ("PATCH", "/api/settings/gateway", {"max_calls": len(MEMBERS), "max_explorers": 0}),
-        ("PUT", f"/api/collections/{COLLECTION}", {"members": MEMBERS}),
-    ]
+    admin_steps(
+        base,
+        [
+            ("POST", "/api/endpoints", bench_endpoint(upstream_base)),
+            *(("POST", "/api/models", {"alias": m, "served_id": m, "endpoint": "bench"}) for m in MEMBERS),
+            ("PATCH", "/api/settings/gateway", {"max_calls": len(MEMBERS), "max_explorers": 0}),
+            ("PUT", f"/api/collections/{COLLECTION}", {"members": MEMBERS}),
+        ],
+    )
+
+
+def bench_endpoint(upstream_base: str) -> dict[str, object]:
+    """The admin API body for endpoint `bench`: the fake upstream, no key."""
+    return {"name": "bench", "base_url": f"{upstream_base}/v1", "key_name": None}
+
+
+def admin_steps(base: str, steps: list[tuple[str, str, object]]) -> None:
+    """Admin API calls in order; the first one panelgate refuses stops the setup with its reply."""
     for method, path, body in steps:
         status, raw = call_json(method, base + path, body)
         if not 200 <= status < 300:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import secrets
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -53,6 +54,10 @@ class Level:
     seconds: float
     warmup: float
     timeout_s: float
+    headers: tuple[str, ...] = ()
+    """Extra request headers, each `Name: value`."""
+    vary: str | None = None
+    """A marker in the body replaced by a fresh token on every request (none: one body for all)."""
 
 
 def have_wrk() -> bool:
@@ -61,9 +66,14 @@ def have_wrk() -> bool:
 
 def run_wrk(level: Level) -> LoadResult:
     env = {**os.environ, "BENCH_BODY_FILE": str(level.body_file)}
+    if level.headers:
+        env["BENCH_HEADERS"] = "\n".join(level.headers)
     threads = str(min(2, level.concurrency))
 
     def wrk(seconds: float) -> str:
+        if level.vary:
+            # A new prefix per wrk process: the warm-up's tokens are never sent again.
+            env.update(BENCH_VARY=level.vary, BENCH_NONCE=secrets.token_hex(4))
         # wrk takes whole seconds only.
         duration, timeout = max(1, math.ceil(seconds)), max(1, math.ceil(level.timeout_s))
         argv = ["wrk", "-t", threads, "-c", str(level.concurrency), "-d", f"{duration}s"]
@@ -116,6 +126,10 @@ def run_driver(level: Level, python: str) -> LoadResult:
         "--timeout",
         f"{level.timeout_s:g}",
     ]
+    for header in level.headers:
+        argv += ["--header", header]
+    if level.vary:
+        argv += ["--vary", level.vary]
     limit = level.warmup + level.seconds + level.timeout_s + 30
     done = subprocess.run(argv, capture_output=True, text=True, timeout=limit)
     if done.returncode != 0:

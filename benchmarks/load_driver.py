@@ -12,7 +12,10 @@ time to first byte is when the first byte of the response *body* arrives
 (for a stream: the first event). It speaks raw HTTP/1.1 over asyncio streams
 (uvloop when installed) so that it stays far cheaper than any gateway it
 drives; the report shows its rate against the bare upstream as proof.
-Prints one JSON object on stdout.
+`--header` adds a request header (a gateway key); `--vary MARKER` makes
+every request new by replacing MARKER in the body with a fresh token (for a
+gateway that keys conversations on the first message). Prints one JSON
+object on stdout.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,21 +51,40 @@ class Tally:
 class Plan:
     host: str
     port: int
-    request: bytes
+    request: Callable[[], bytes]
     measure_from: float
     stop_at: float
     timeout_s: float
 
 
-def build_request(url: str, body: bytes) -> tuple[str, int, bytes]:
+def build_request(url: str, body: bytes, headers: tuple[str, ...] = ()) -> tuple[str, int, bytes]:
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     path = parts.path + (f"?{parts.query}" if parts.query else "")
+    extra = "".join(f"{header}\r\n" for header in headers)
     head = (
         f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
-        f"Accept: */*\r\nContent-Length: {len(body)}\r\n\r\n"
+        f"Accept: */*\r\n{extra}Content-Length: {len(body)}\r\n\r\n"
     )
     return host, port, head.encode() + body
+
+
+def request_maker(
+    url: str, body: bytes, headers: tuple[str, ...], vary: str | None
+) -> tuple[str, int, Callable[[], bytes]]:
+    """Host, port and what makes each request: the same bytes, or with `vary` replaced by a fresh token."""
+    host, port, request = build_request(url, body, headers)
+    if not vary:
+        return host, port, lambda: request
+    marker = vary.encode()
+    if marker not in body:
+        raise SystemExit(f"--vary marker {vary!r} is not in the body")
+    nonce, sent = secrets.token_hex(4), itertools.count(1)
+
+    def fresh() -> bytes:
+        return build_request(url, body.replace(marker, f"{nonce}-{next(sent)}".encode()), headers)[2]
+
+    return host, port, fresh
 
 
 async def read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
@@ -127,7 +151,7 @@ async def one_request(
     def mark_first() -> None:
         first_byte[0] = time.perf_counter()
 
-    writer.write(plan.request)
+    writer.write(plan.request())
     status, headers = await read_head(reader)
     keep = await read_body(reader, headers, mark_first)
     finished = time.perf_counter()
@@ -193,9 +217,16 @@ def summary(tally: Tally, seconds: float) -> dict[str, object]:
 
 
 async def drive(
-    url: str, body: bytes, concurrency: int, seconds: float, warmup: float, timeout_s: float
+    url: str,
+    body: bytes,
+    concurrency: int,
+    seconds: float,
+    warmup: float,
+    timeout_s: float,
+    headers: tuple[str, ...] = (),
+    vary: str | None = None,
 ) -> Tally:
-    host, port, request = build_request(url, body)
+    host, port, request = request_maker(url, body, headers, vary)
     now = time.perf_counter()
     plan = Plan(host, port, request, now + warmup, now + warmup + seconds, timeout_s)
     tally = Tally()
@@ -229,11 +260,19 @@ def main() -> None:
     parser.add_argument(
         "--timeout", type=float, default=30.0, help="seconds before one request counts as timed out"
     )
+    parser.add_argument(
+        "--header", action="append", default=[], help="an extra request header, `Name: value` (repeatable)"
+    )
+    parser.add_argument(
+        "--vary",
+        help="a marker in the body replaced by a fresh token on every request (a new conversation each)",
+    )
     args = parser.parse_args()
     with open(args.body_file, "rb") as handle:
         body = handle.read()
+    load = (args.url, body, args.concurrency, args.seconds, args.warmup, args.timeout)
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
-        tally = runner.run(drive(args.url, body, args.concurrency, args.seconds, args.warmup, args.timeout))
+        tally = runner.run(drive(*load, headers=tuple(args.header), vary=args.vary))
     print(json.dumps(summary(tally, args.seconds)), flush=True)
 
 

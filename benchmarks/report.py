@@ -60,12 +60,12 @@ def errors(result: LoadResult) -> str:
     return f"{total} ({detail})"
 
 
-def mode_table(rows: list[Row], stream: bool) -> list[str]:
+def mode_table(rows: list[Row], stream: bool, unit: str = "panels") -> list[str]:
     mine = [r for r in rows if r.stream == stream]
     floors = {r.result.concurrency: r.result for r in mine if r.target == FLOOR}
     ttfb_head = " TTFB p50 | TTFB p95 | TTFB p99 |" if stream else ""
     lines = [
-        f"| conc | target | panels/s | mean wait ms | p50 ms | p95 ms | p99 ms |{ttfb_head}"
+        f"| conc | target | {unit}/s | mean wait ms | p50 ms | p95 ms | p99 ms |{ttfb_head}"
         " over floor p50 / p95 / p99 ms | socket errors | non-2xx | peak RSS MiB | CPU cores |",
         "|---:|---|---:|---:|---:|---:|---:|"
         + ("---:|---:|---:|" if stream else "")
@@ -93,7 +93,7 @@ def mode_table(rows: list[Row], stream: bool) -> list[str]:
     return lines
 
 
-def side_by_side(rows: list[Row], ours: str, theirs: str) -> list[str]:
+def side_by_side(rows: list[Row], ours: str, theirs: str, unit: str = "panels") -> list[str]:
     def find(target: str, stream: bool, conc: int) -> LoadResult | None:
         return next(
             (
@@ -105,7 +105,7 @@ def side_by_side(rows: list[Row], ours: str, theirs: str) -> list[str]:
         )
 
     lines = [
-        f"| mode | conc | {ours} panels/s | {theirs} panels/s | × | {ours} p50 ms | {theirs} p50 ms |",
+        f"| mode | conc | {ours} {unit}/s | {theirs} {unit}/s | × | {ours} p50 ms | {theirs} p50 ms |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for stream in (False, True):
@@ -120,7 +120,7 @@ def side_by_side(rows: list[Row], ours: str, theirs: str) -> list[str]:
     return lines
 
 
-def driver_headroom(rows: list[Row]) -> list[str]:
+def driver_headroom(rows: list[Row], unit: str = "panels") -> list[str]:
     """Evidence that the asyncio driver is not what limits the streamed gateway rows."""
     driven = [r for r in rows if r.stream and r.result.tool == "asyncio driver"]
     floor = max((r.result.rate for r in driven if r.target == FLOOR), default=0.0)
@@ -129,20 +129,33 @@ def driver_headroom(rows: list[Row]) -> list[str]:
         return []
     return [
         f"the asyncio driver drove the bare upstream at up to {floor:.0f} streamed replies/s, "
-        f"{floor / gateways:.0f}× the fastest streamed gateway row ({gateways:.1f} panels/s): "
+        f"{floor / gateways:.0f}× the fastest streamed gateway row ({gateways:.1f} {unit}/s): "
         "it is not the bottleneck"
     ]
 
 
-def render(header: list[str], rows: list[Row], notes: list[str], ours: str | None, theirs: str | None) -> str:
-    notes = [*notes, *driver_headroom(rows)]
-    out = ["# panelgate benchmark", "", *header, "", "## Machine", "", *machine_lines(), ""]
+def render(
+    header: list[str],
+    rows: list[Row],
+    notes: list[str],
+    ours: str | None,
+    theirs: str | None,
+    *,
+    title: str = "panelgate benchmark",
+    unit: str = "panels",
+    sections: dict[str, list[str]] | None = None,
+) -> str:
+    """The whole report; `unit` names what a gateway row counts, `sections` go after the side by side."""
+    notes = [*notes, *driver_headroom(rows, unit)]
+    out = [f"# {title}", "", *header, "", "## Machine", "", *machine_lines(), ""]
     if ours and theirs:
-        out += ["## Side by side", "", *side_by_side(rows, ours, theirs), ""]
-    for stream, title in ((False, "Non-streamed"), (True, "Streamed")):
+        out += ["## Side by side", "", *side_by_side(rows, ours, theirs, unit), ""]
+    for name, lines in (sections or {}).items():
+        out += [f"## {name}", "", *lines, ""]
+    for stream, heading in ((False, "Non-streamed"), (True, "Streamed")):
         if any(r.stream == stream for r in rows):
             tool = next(r.result.tool for r in rows if r.stream == stream)
-            out += [f"## {title} (load: {tool})", "", *mode_table(rows, stream), ""]
+            out += [f"## {heading} (load: {tool})", "", *mode_table(rows, stream, unit), ""]
     if notes:
         out += ["## Notes", "", *(f"- {n}" for n in notes), ""]
     return "\n".join(out)

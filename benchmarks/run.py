@@ -15,25 +15,19 @@ bounded in time, so the whole run stops by itself.
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
-from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
-from gateways import MEMBERS, MODEL_ID, Gateway, chat_body, check_panel, start_panelgate, start_reference
-from load import Level, LoadResult, have_wrk, run_driver, run_wrk
+from gateways import MEMBERS, MODEL_ID, Gateway, check_panel, start_panelgate, start_reference
+from harness import Bench, git_describe, save_report
 from processes import TreeSampler, start_upstream
-from report import FLOOR, Row, render
+from report import FLOOR, render
 
 HERE = Path(__file__).resolve().parent
-RESULTS = HERE / "results"
 REFERENCE_VENV = HERE / ".ref-venv"
 
 
@@ -74,91 +68,11 @@ def parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
-class Bench:
-    """One benchmark run: its settings, its temp folder and the rows measured so far."""
+class PanelBench(Bench):
+    """The panel run: every gateway must answer with all three seats before it is measured."""
 
-    def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
-        self.args = args
-        self.workdir = workdir
-        self.levels = [int(x) for x in args.levels.split(",") if x.strip()]
-        self.modes = [False, True] if args.stream is None else [bool(args.stream)]
-        self.use_wrk = args.driver == "wrk" and have_wrk()
-        self.rows: list[Row] = []
-        self.notes: list[str] = []
-        self.started = time.monotonic()
-        self.deadline = self.started + args.budget
-
-    def say(self, message: str) -> None:
-        print(f"[t+{time.monotonic() - self.started:5.0f}s] {message}", file=sys.stderr, flush=True)
-
-    def body_file(self, model: str, stream: bool) -> Path:
-        path = self.workdir / f"body-{model.replace('/', '_')}-{'stream' if stream else 'whole'}.json"
-        path.write_bytes(chat_body(model, stream))
-        return path
-
-    def load(self, url: str, body: Path, stream: bool, concurrency: int) -> LoadResult:
-        level = Level(url, body, concurrency, self.args.seconds, self.args.warmup, self.args.timeout)
-        if not stream and self.use_wrk:
-            return run_wrk(level)
-        return run_driver(level, sys.executable)
-
-    def measure_all(self, target: str, url: str, model: str, sampler: TreeSampler, modes: list[bool]) -> None:
-        for stream in modes:
-            body = self.body_file(model, stream)
-            for concurrency in self.levels:
-                if time.monotonic() + self.args.warmup + self.args.seconds > self.deadline:
-                    self.notes.append(
-                        f"{target}, {mode_name(stream)}, concurrency {concurrency}: skipped, "
-                        f"the run's {self.args.budget:g} s budget would run out"
-                    )
-                    continue
-                sampler.settle(limit_s=5)
-                sampler.take_peak()
-                cpu_before, wall_before = sampler.cpu_seconds(), time.monotonic()
-                try:
-                    result = self.load(url, body, stream, concurrency)
-                except (RuntimeError, subprocess.TimeoutExpired) as exc:
-                    self.notes.append(
-                        f"{target}, {mode_name(stream)}, concurrency {concurrency}: not measured: {exc}"
-                    )
-                    self.say(self.notes[-1])
-                    continue
-                cores = (sampler.cpu_seconds() - cpu_before) / (time.monotonic() - wall_before)
-                self.rows.append(Row(target, stream, result, sampler.take_peak(), cores))
-                self.say(f"{target}, {mode_name(stream)}, c={concurrency}: {summary_line(result)}")
-
-    def measure_gateway(self, start: Callable[[], Gateway]) -> str | None:
-        """Start, check, measure and stop one gateway; its label, or None when it could not be measured."""
-        try:
-            gateway = start()
-        except Exception as exc:  # a gateway that will not start is reported, not fatal to the run
-            self.notes.append(f"could not start: {exc}")
-            self.say(self.notes[-1])
-            return None
-        try:
-            modes = [stream for stream in self.modes if self.answers_panel(gateway, stream)]
-            with TreeSampler(gateway.service.pid) as sampler:
-                idle = sampler.rss_now()
-                self.notes.append(
-                    f"{gateway.label}: RSS {idle / 2**20:.0f} MiB idle after setup (process tree)"
-                )
-                self.say(f"{gateway.label} ready on {gateway.base_url}; {self.notes[-1]}")
-                self.measure_all(gateway.label, gateway.chat_url, MODEL_ID, sampler, modes)
-                peak = sampler_peak(self.rows, gateway.label)
-                self.notes.append(f"{gateway.label}: peak RSS over the whole run {peak} MiB")
-            return gateway.label if modes else None
-        finally:
-            gateway.service.stop()
-
-    def answers_panel(self, gateway: Gateway, stream: bool) -> bool:
-        """Whether one request in this mode comes back with every seat's answer; noted when not."""
-        try:
-            check_panel(gateway, stream)
-        except (RuntimeError, OSError) as exc:
-            self.notes.append(f"{mode_name(stream)} not measured: {exc}")
-            self.say(self.notes[-1])
-            return False
-        return True
+    def check(self, gateway: Gateway, stream: bool) -> None:
+        check_panel(gateway, stream)
 
     def header(self) -> list[str]:
         a = self.args
@@ -178,37 +92,10 @@ class Bench:
         ]
 
 
-def mode_name(stream: bool) -> str:
-    return "streamed" if stream else "non-streamed"
-
-
-def summary_line(result: LoadResult) -> str:
-    ttfb = f", TTFB p50 {result.ttfb_p50_ms} ms" if result.ttfb_p50_ms is not None else ""
-    return (
-        f"{result.rate:.1f}/s, p50 {result.p50_ms} ms, p99 {result.p99_ms} ms{ttfb}, "
-        f"socket errors {result.socket_error_count}, non-2xx {result.non_2xx}"
-    )
-
-
-def sampler_peak(rows: list[Row], target: str) -> str:
-    peaks = [r.peak_rss_bytes for r in rows if r.target == target and r.peak_rss_bytes]
-    return f"{max(peaks) / 2**20:.0f}" if peaks else "–"
-
-
-def git_describe() -> str:
-    done = subprocess.run(
-        ["git", "-C", str(HERE), "describe", "--always", "--dirty"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return done.stdout.strip() or "unknown"
-
-
 def main() -> int:
     args = parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="panelgate-bench-"))
-    bench = Bench(args, workdir)
+    bench = PanelBench(args, workdir)
     if args.driver == "wrk" and not bench.use_wrk:
         bench.notes.append(
             "wrk is not installed (`apt-get install wrk`): non-streamed runs used the asyncio driver"
@@ -240,11 +127,7 @@ def main() -> int:
     ours = next((m for m in measured if m.startswith("panelgate")), None)
     theirs = next((m for m in measured if not m.startswith("panelgate")), None)
     text = render(bench.header(), bench.rows, bench.notes, ours, theirs)
-    RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / f"{datetime.now():%Y%m%d-%H%M%S}.md"
-    out.write_text(text + "\n", encoding="utf-8")
-    raw = [{**asdict(row), "rate": row.result.rate} for row in bench.rows]
-    out.with_suffix(".json").write_text(json.dumps(raw, indent=1) + "\n", encoding="utf-8")
+    out = save_report(text, bench.rows)
     print(text)
     bench.say(f"report written to {out}")
     if args.keep or len(measured) < len(labels):
