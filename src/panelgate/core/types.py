@@ -76,6 +76,8 @@ class ModelInfo:
     tools: bool | None = None
     available: bool = True
     cooling_down: bool = False
+    model_id: int | None = None
+    """The store's id: what evidence follows through renames."""
 
 
 @dataclass(frozen=True)

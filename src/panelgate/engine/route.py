@@ -276,6 +276,7 @@ class RouteRunner:
                 error=error,
             ),
             conversation,
+            model_id=turn.roster[alias].model_id if alias in turn.roster else None,
             new_answerer=alias not in answered,
         )
         return conversation

@@ -123,6 +123,7 @@ class ShadowSeats:
                 answer=_answer_text(reader.text, reader.tool_calls),
             ),
             None,
+            model_id=model.model_id,
         )
 
 

@@ -234,6 +234,29 @@ def error_object(status: int, message: str) -> dict[str, str]:
     return {"type": _ERROR_TYPES.get(status, "api_error"), "message": message}
 
 
+def message_object(
+    message_id: str, model: str, content: list[dict[str, Any]], stop_reason: str | None, usage: dict[str, int]
+) -> dict[str, Any]:
+    """A Messages `message` object: a whole reply (the caller adds `bench`), or the opening one
+    `message_start` carries, with no content and no stop reason yet."""
+    return {
+        "id": message_id,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": usage,
+    }
+
+
+def message_start(message_id: str, model: str, input_tokens: int, output_tokens: int) -> bytes:
+    """The stream's first event: the message, empty, with the prompt's size."""
+    usage = {"input_tokens": input_tokens, "output_tokens": output_tokens}
+    return sse("message_start", {"message": message_object(message_id, model, [], None, usage)})
+
+
 def _text_delta(text: str) -> bytes:
     return sse("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": text}})
 
@@ -255,27 +278,20 @@ class AnthropicMessages(BenchInBody):
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
         finished, panel = finished_panel(events)
-        return {
-            "id": f"msg_{panel}",
-            "type": "message",
-            "role": "assistant",
-            "model": request.model,
-            "content": [{"type": "text", "text": finished.content}],
-            "stop_reason": "end_turn",
-            "stop_sequence": None,
-            "usage": {
-                "input_tokens": estimate_tokens(request.messages),
-                "output_tokens": _output_tokens(finished.content),
-            },
-            "bench": finished.bench,
+        content = [{"type": "text", "text": finished.content}]
+        usage = {
+            "input_tokens": estimate_tokens(request.messages),
+            "output_tokens": _output_tokens(finished.content),
         }
+        message = message_object(f"msg_{panel}", request.model, content, "end_turn", usage)
+        return {**message, "bench": finished.bench}
 
     async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
         async for event in events:
             if isinstance(event, Heartbeat):
                 yield sse("ping", {})
             elif isinstance(event, Seated):
-                yield self._message_start(request, event.panel)
+                yield message_start(f"msg_{event.panel}", request.model, estimate_tokens(request.messages), 1)
                 yield sse("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
                 if event.text:
                     yield _text_delta(event.text)
@@ -305,17 +321,3 @@ class AnthropicMessages(BenchInBody):
     def count_tokens(self, request: PanelRequest) -> dict[str, Any]:
         """`POST /v1/messages/count_tokens`: the size estimate seating uses, no model asked."""
         return {"input_tokens": estimate_tokens(request.messages)}
-
-    @staticmethod
-    def _message_start(request: PanelRequest, panel: str) -> bytes:
-        message: dict[str, Any] = {
-            "id": f"msg_{panel}",
-            "type": "message",
-            "role": "assistant",
-            "model": request.model,
-            "content": [],
-            "stop_reason": None,
-            "stop_sequence": None,
-            "usage": {"input_tokens": estimate_tokens(request.messages), "output_tokens": 1},
-        }
-        return sse("message_start", {"message": message})

@@ -40,16 +40,24 @@ from typing import Any
 import orjson
 
 from panelgate.core.errors import BadRequest
-from panelgate.core.naming import parse_model_id
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.sizing import estimate_tokens
 from panelgate.core.turn import (
     ToolCall,
 )
 from panelgate.core.types import Heartbeat
-from panelgate.formats.anthropic import error_object, has_own_tools, read_conversation, read_options, sse
-from panelgate.formats.request_fields import read_bench_field, read_model, read_stream
+from panelgate.formats.anthropic import (
+    error_object,
+    has_own_tools,
+    message_object,
+    message_start,
+    read_conversation,
+    read_options,
+    sse,
+)
+from panelgate.formats.request_fields import read_model, read_stream, route_request
 from panelgate.formats.route_blocks import BlockDelta, BlockEvent, BlockOpened, TurnBlocks
+from panelgate.formats.route_reply import finished_turn, turn_counts
 
 _TOOL_CHOICES = {"auto": "auto", "any": "required", "none": "none"}
 _STOP_REASONS = {
@@ -166,27 +174,8 @@ def _stop_reason(finish_reason: str | None, called: bool) -> str:
 
 def _usage(request: RouteRequest, ended: RouteEnded) -> dict[str, int]:
     """The member's own counts when it sent them, else the gateway's estimate."""
-    usage = ended.usage
-    asked = usage.tokens_in if usage.tokens_in is not None else estimate_tokens(request.messages)
-    answered = usage.tokens_out
-    if answered is None:
-        said = ended.text + "".join(call.arguments for call in ended.tool_calls)
-        answered = estimate_tokens([{"role": "assistant", "content": said}])
+    asked, answered = turn_counts(request, ended)
     return {"input_tokens": asked, "output_tokens": answered}
-
-
-def _message_start(request: RouteRequest, started: RouteStarted) -> bytes:
-    message: dict[str, Any] = {
-        "id": f"msg_{started.call}",
-        "type": "message",
-        "role": "assistant",
-        "model": request.model,
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": {"input_tokens": estimate_tokens(request.messages), "output_tokens": 0},
-    }
-    return sse("message_start", {"message": message})
 
 
 def _block_event(event: BlockEvent) -> bytes:
@@ -220,44 +209,25 @@ def _message_end(request: RouteRequest, ended: RouteEnded) -> list[bytes]:
 class AnthropicRoute:
     def decode_route(self, body: dict[str, Any], *, caller: str) -> RouteRequest:
         model = read_model(body)
-        collection, suffix = parse_model_id(model)
         tools = _tools(body)
         chat: dict[str, Any] = {"messages": read_conversation(body), **read_options(body)}
         if tools:
             chat["tools"] = tools
         chat.update(_tool_choice(body, {tool["function"]["name"] for tool in tools}))
         chat.update(_response_format(body))
-        return RouteRequest(
-            model=model,
-            collection=collection,
-            body=chat,
-            stream=read_stream(body),
-            caller=caller,
-            reply=read_bench_field(body),
-            suffix_reply=suffix,
-        )
+        return route_request(body, model=model, chat_body=chat, stream=read_stream(body), caller=caller)
 
     def render_route(self, request: RouteRequest, events: Sequence[RouteEvent]) -> dict[str, Any]:
-        ended = events[-1]
-        assert isinstance(ended, RouteEnded), "render_route is only called on a turn that ended"
-        started = next(e for e in events if isinstance(e, RouteStarted))
+        started, ended = finished_turn(events)
         calls = _named(ended.tool_calls)
         content: list[dict[str, Any]] = [{"type": "text", "text": ended.text}] if ended.text else []
         content.extend(
             {"type": "tool_use", "id": call.id, "name": call.name, "input": _input(call.arguments)}
             for call in calls
         )
-        return {
-            "id": f"msg_{started.call}",
-            "type": "message",
-            "role": "assistant",
-            "model": request.model,
-            "content": content,
-            "stop_reason": _stop_reason(ended.finish_reason, bool(calls)),
-            "stop_sequence": None,
-            "usage": _usage(request, ended),
-            "bench": ended.bench,
-        }
+        stop = _stop_reason(ended.finish_reason, bool(calls))
+        message = message_object(f"msg_{started.call}", request.model, content, stop, _usage(request, ended))
+        return {**message, "bench": ended.bench}
 
     async def stream_route(
         self, request: RouteRequest, events: AsyncIterator[RouteEvent]
@@ -267,7 +237,7 @@ class AnthropicRoute:
             if isinstance(event, Heartbeat):
                 yield sse("ping", {})
             elif isinstance(event, RouteStarted):
-                yield _message_start(request, event)
+                yield message_start(f"msg_{event.call}", request.model, estimate_tokens(request.messages), 0)
             elif isinstance(event, RouteChunk):
                 for piece in event.pieces:
                     for block_event in blocks.add(piece):

@@ -43,7 +43,17 @@ OPTIONS = (
 _SEVERAL = "send one prompt string per request; several prompts would need several panels"
 
 
-def read_prompt(prompt: object) -> str:
+def prompt_messages(body: dict[str, Any]) -> list[ChatMessage]:
+    """The prompt as the one user message a chat model is asked with."""
+    return [{"role": "user", "content": _read_prompt(body.get("prompt"))}]
+
+
+def read_options(body: dict[str, Any]) -> dict[str, Any]:
+    """The sampling fields passed on (`OPTIONS`), as sent."""
+    return {name: body[name] for name in OPTIONS if name in body}
+
+
+def _read_prompt(prompt: object) -> str:
     """The one prompt string of a completions body (a one-element list is accepted)."""
     if isinstance(prompt, list):
         if any(not isinstance(p, str) for p in prompt):
@@ -93,13 +103,12 @@ class OpenAICompletions(BenchInBody):
     def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
         model = read_model(body)
         refuse_suffix(body)
-        messages: list[ChatMessage] = [{"role": "user", "content": read_prompt(body.get("prompt"))}]
         return panel_request(
             body,
             model=model,
-            messages=messages,
+            messages=prompt_messages(body),
             stream=read_stream(body),
-            options={k: body[k] for k in OPTIONS if k in body},
+            options=read_options(body),
             caller=caller,
         )
 

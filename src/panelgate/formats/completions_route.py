@@ -18,19 +18,19 @@ from typing import Any
 import orjson
 
 from panelgate.core.errors import BadRequest
-from panelgate.core.naming import parse_model_id
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.sizing import estimate_tokens
 from panelgate.core.turn import TextPiece
-from panelgate.core.types import ChatMessage, Heartbeat
+from panelgate.core.types import Heartbeat
 from panelgate.formats.completions import (
-    OPTIONS,
     completion_choice,
     completion_error,
-    read_prompt,
+    prompt_messages,
+    read_options,
     refuse_suffix,
 )
-from panelgate.formats.request_fields import read_bench_field, read_model, read_stream
+from panelgate.formats.request_fields import read_model, read_stream, route_request
+from panelgate.formats.route_reply import finished_turn
 
 BROKEN_STATUS = 502
 """A member that failed part way is a bad gateway, as the SDK reads a stream's error."""
@@ -92,22 +92,11 @@ class CompletionsRoute:
     def decode_route(self, body: dict[str, Any], *, caller: str) -> RouteRequest:
         model = read_model(body)
         _refuse_what_a_chat_member_cannot_do(body)
-        messages: list[ChatMessage] = [{"role": "user", "content": read_prompt(body.get("prompt"))}]
-        collection, suffix = parse_model_id(model)
-        return RouteRequest(
-            model=model,
-            collection=collection,
-            body={"messages": messages, **{name: body[name] for name in OPTIONS if name in body}},
-            stream=read_stream(body),
-            caller=caller,
-            reply=read_bench_field(body),
-            suffix_reply=suffix,
-        )
+        chat = {"messages": prompt_messages(body), **read_options(body)}
+        return route_request(body, model=model, chat_body=chat, stream=read_stream(body), caller=caller)
 
     def render_route(self, request: RouteRequest, events: Sequence[RouteEvent]) -> dict[str, Any]:
-        ended = events[-1]
-        assert isinstance(ended, RouteEnded), "render_route is only called on a turn that ended"
-        started = next(e for e in events if isinstance(e, RouteStarted))
+        started, ended = finished_turn(events)
         return {
             "id": f"cmpl-{started.call}",
             "object": "text_completion",

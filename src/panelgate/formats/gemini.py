@@ -22,7 +22,7 @@ import json
 import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 from urllib.parse import urlsplit
 
 import orjson
@@ -337,11 +337,13 @@ def _usage(request: PanelRequest, content: str) -> dict[str, int]:
     return {"promptTokenCount": prompt, "candidatesTokenCount": reply, "totalTokenCount": prompt + reply}
 
 
-class GeminiFormat:
-    """The Gemini adapter for one call: the model and method come from the URL path.
+class GeminiCall:
+    """A Gemini adapter bound to one call: the model and method come from the URL path.
 
-    The surface's `FORMAT` is an unbound one (used for error bodies);
-    `for_call` binds a model, streaming and the stream's framing."""
+    The surface keeps an unbound one (used for error bodies); `for_call` binds a
+    model, streaming and the stream's framing. The panel adapter and the route
+    adapter (`gemini_route.GeminiRoute`) are both bound this way and frame their
+    streams alike."""
 
     name = "gemini"
 
@@ -351,8 +353,30 @@ class GeminiFormat:
         self.sse = sse
         self.stream_media_type = "text/event-stream" if sse else "application/json"
 
-    def for_call(self, model: str, *, streamed: bool, sse: bool) -> GeminiFormat:
-        return GeminiFormat(model, streamed=streamed, sse=sse)
+    def for_call(self, model: str, *, streamed: bool, sse: bool) -> Self:
+        return type(self)(model, streamed=streamed, sse=sse)
+
+    async def framed(self, bodies: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:
+        """Each body as an SSE event with `?alt=sse`, else as an element of one JSON array."""
+        frame = sse_frame if self.sse else ArrayFrame()
+        async for body in bodies:
+            yield frame(body)
+        if isinstance(frame, ArrayFrame):
+            yield frame.close()
+
+
+def candidate_chunk(
+    model: str, response_id: str, parts: list[dict[str, Any]], finish: str | None = None
+) -> dict[str, Any]:
+    """One `GenerateContentResponse` of one candidate: a stream element, or a whole reply's body."""
+    candidate: dict[str, Any] = {"content": {"role": "model", "parts": parts}, "index": 0}
+    if finish:
+        candidate["finishReason"] = finish
+    return {"candidates": [candidate], "modelVersion": model, "responseId": response_id}
+
+
+class GeminiFormat(GeminiCall):
+    """The Gemini panel adapter for one call (see `GeminiCall`)."""
 
     def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
         return panel_request(
@@ -396,11 +420,8 @@ class GeminiFormat:
         return {"X-Bench-Seats": json.dumps(named, separators=(",", ":"))}
 
     async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
-        frame = sse_frame if self.sse else ArrayFrame()
-        async for body in self._chunks(request, events):
-            yield frame(body)
-        if isinstance(frame, ArrayFrame):
-            yield frame.close()
+        async for framed in self.framed(self._chunks(request, events)):
+            yield framed
 
     async def _chunks(
         self, request: PanelRequest, events: AsyncIterator[PanelEvent]
@@ -421,10 +442,7 @@ class GeminiFormat:
 
     @staticmethod
     def _chunk(request: PanelRequest, panel: str, text: str, finish: str | None = None) -> dict[str, Any]:
-        candidate: dict[str, Any] = {"content": {"role": "model", "parts": [{"text": text}]}, "index": 0}
-        if finish:
-            candidate["finishReason"] = finish
-        return {"candidates": [candidate], "modelVersion": request.model, "responseId": panel}
+        return candidate_chunk(request.model, panel, [{"text": text}], finish)
 
     def error_body(self, error: GatewayError) -> dict[str, Any]:
         return {"error": gemini_error(error.status, error.message)}

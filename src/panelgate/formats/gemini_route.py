@@ -21,27 +21,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from panelgate.core.errors import BadRequest
-from panelgate.core.naming import parse_model_id
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
-from panelgate.core.sizing import estimate_tokens
 from panelgate.core.turn import TextPiece, ToolCall, ToolCallArguments, ToolCallStarted
 from panelgate.core.types import ChatMessage, Heartbeat
 from panelgate.formats.gemini import (
-    ArrayFrame,
+    GeminiCall,
+    candidate_chunk,
     function_declarations,
     gemini_error,
     gemini_messages,
     generation_options,
     read_field,
-    sse_frame,
 )
-from panelgate.formats.request_fields import read_bench_field
+from panelgate.formats.open_calls import OpenCalls, arguments_object
+from panelgate.formats.request_fields import route_request
+from panelgate.formats.route_reply import finished_turn, turn_counts
 
 BROKEN_STATUS = 502
 """A member that failed part way is a bad gateway, as the SDK reads a stream's error."""
@@ -198,65 +195,21 @@ def _generation(body: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-def _args(arguments: str) -> dict[str, Any]:
-    """A call's arguments as the object Gemini wants; text that is not a JSON object is kept whole."""
-    if not arguments.strip():
-        return {}
-    try:
-        parsed = orjson.loads(arguments)
-    except orjson.JSONDecodeError:
-        return {"arguments": arguments}
-    return parsed if isinstance(parsed, dict) else {"arguments": parsed}
-
-
-def _call_part(call_id: str, name: str, arguments: str) -> dict[str, Any]:
-    return {"functionCall": {"id": call_id, "name": name, "args": _args(arguments)}}
+def _call_part(call: ToolCall) -> dict[str, Any]:
+    return {"functionCall": {"id": call.id, "name": call.name, "args": arguments_object(call.arguments)}}
 
 
 def _usage(request: RouteRequest, ended: RouteEnded) -> dict[str, int]:
     """The member's own counts when it sent them, else the gateway's estimate; thoughts apart,
     as Gemini counts them."""
-    usage = ended.usage
-    prompt = usage.tokens_in if usage.tokens_in is not None else estimate_tokens(request.messages)
-    said = ended.text + "".join(call.arguments for call in ended.tool_calls)
-    out = usage.tokens_out
-    if out is None:
-        out = estimate_tokens([{"role": "assistant", "content": said}])
-    thoughts = min(usage.tokens_reasoning or 0, out)
+    prompt, out = turn_counts(request, ended)
+    thoughts = min(ended.usage.tokens_reasoning or 0, out)
     counts = {
         "promptTokenCount": prompt,
         "candidatesTokenCount": out - thoughts,
         "totalTokenCount": prompt + out,
     }
     return {**counts, "thoughtsTokenCount": thoughts} if thoughts else counts
-
-
-@dataclass
-class _OpenCall:
-    id: str
-    name: str
-    arguments: str = ""
-
-
-@dataclass
-class _OpenCalls:
-    """Announced calls whose parts are not written yet: a call is complete once the next starts."""
-
-    calls: dict[int, _OpenCall] = field(default_factory=dict)
-
-    def start(self, piece: ToolCallStarted) -> list[dict[str, Any]]:
-        complete = self.rest()
-        self.calls[piece.index] = _OpenCall(piece.id, piece.name)
-        return complete
-
-    def extend(self, piece: ToolCallArguments) -> None:
-        if piece.index in self.calls:
-            self.calls[piece.index].arguments += piece.delta
-
-    def rest(self) -> list[dict[str, Any]]:
-        parts = [_call_part(c.id, c.name, c.arguments) for c in self.calls.values()]
-        self.calls.clear()
-        return parts
 
 
 def _add_text(parts: list[dict[str, Any]], text: str) -> None:
@@ -266,20 +219,9 @@ def _add_text(parts: list[dict[str, Any]], text: str) -> None:
         parts.append({"text": text})
 
 
-class GeminiRoute:
+class GeminiRoute(GeminiCall):
     """Route mode for one Gemini call: the model and the method come from the URL path,
-    as for `GeminiFormat`; `for_call` binds them."""
-
-    name = "gemini"
-
-    def __init__(self, model: str = "", *, streamed: bool = False, sse: bool = True) -> None:
-        self.model = model
-        self.streamed = streamed
-        self.sse = sse
-        self.stream_media_type = "text/event-stream" if sse else "application/json"
-
-    def for_call(self, model: str, *, streamed: bool, sse: bool) -> GeminiRoute:
-        return GeminiRoute(model, streamed=streamed, sse=sse)
+    as for `GeminiFormat`; `for_call` binds them (see `GeminiCall`)."""
 
     def decode_route(self, body: dict[str, Any], *, caller: str) -> RouteRequest:
         messages = gemini_messages(body)
@@ -292,67 +234,45 @@ class GeminiRoute:
                 chat["tool_choice"] = choice
             if note:
                 messages = _noted(messages, note)
-        collection, suffix = parse_model_id(self.model)
-        return RouteRequest(
-            model=self.model,
-            collection=collection,
-            body={"messages": messages, **chat, **_generation(body)},
-            stream=self.streamed,
-            caller=caller,
-            reply=read_bench_field(body),
-            suffix_reply=suffix,
-        )
+        chat_body = {"messages": messages, **chat, **_generation(body)}
+        return route_request(body, model=self.model, chat_body=chat_body, stream=self.streamed, caller=caller)
 
     def render_route(self, request: RouteRequest, events: Sequence[RouteEvent]) -> dict[str, Any]:
-        ended = events[-1]
-        assert isinstance(ended, RouteEnded), "render_route is only called on a turn that ended"
-        started = next(e for e in events if isinstance(e, RouteStarted))
+        started, ended = finished_turn(events)
         parts = [{"text": ended.text}] if ended.text else []
-        parts += [_call_part(c.id, c.name, c.arguments) for c in _named(ended.tool_calls)]
-        last = self._chunk(request, started.call, parts or [{"text": ""}], _finish(ended.finish_reason))
+        parts += [_call_part(call) for call in _named(ended.tool_calls)]
+        finish = _finish(ended.finish_reason)
+        last = candidate_chunk(request.model, started.call, parts or [{"text": ""}], finish)
         return {**last, "usageMetadata": _usage(request, ended)}
 
     async def stream_route(
         self, request: RouteRequest, events: AsyncIterator[RouteEvent]
     ) -> AsyncIterator[bytes]:
-        frame = sse_frame if self.sse else ArrayFrame()
-        async for body in self._chunks(request, events):
-            yield frame(body)
-        if isinstance(frame, ArrayFrame):
-            yield frame.close()
+        async for framed in self.framed(self._chunks(request, events)):
+            yield framed
 
     async def _chunks(
         self, request: RouteRequest, events: AsyncIterator[RouteEvent]
     ) -> AsyncIterator[dict[str, Any]]:
-        response_id, calls = "", _OpenCalls()
+        response_id, calls = "", OpenCalls(_call_part)
         async for event in events:
             if isinstance(event, RouteStarted):
                 response_id = event.call
             elif isinstance(event, Heartbeat):
-                yield self._chunk(request, response_id, [{"text": ""}])
+                yield candidate_chunk(request.model, response_id, [{"text": ""}])
             elif isinstance(event, RouteBroken):
                 yield {"error": gemini_error(BROKEN_STATUS, event.message)}
                 return
             elif isinstance(event, RouteEnded):
-                last = self._chunk(
-                    request, response_id, calls.rest() or [{"text": ""}], _finish(event.finish_reason)
-                )
+                finish = _finish(event.finish_reason)
+                last = candidate_chunk(request.model, response_id, calls.rest() or [{"text": ""}], finish)
                 yield {**last, "usageMetadata": _usage(request, event)}
                 return
             elif parts := _chunk_parts(event, calls):
-                yield self._chunk(request, response_id, parts)
-
-    @staticmethod
-    def _chunk(
-        request: RouteRequest, response_id: str, parts: list[dict[str, Any]], finish: str | None = None
-    ) -> dict[str, Any]:
-        candidate: dict[str, Any] = {"content": {"role": "model", "parts": parts}, "index": 0}
-        if finish:
-            candidate["finishReason"] = finish
-        return {"candidates": [candidate], "modelVersion": request.model, "responseId": response_id}
+                yield candidate_chunk(request.model, response_id, parts)
 
 
-def _chunk_parts(chunk: RouteChunk, calls: _OpenCalls) -> list[dict[str, Any]]:
+def _chunk_parts(chunk: RouteChunk, calls: OpenCalls[dict[str, Any]]) -> list[dict[str, Any]]:
     """The parts a chunk completes, in order: its text, and calls finished by a later call's start.
     Reasoning is not relayed: Gemini clients did not ask for another model's thoughts."""
     parts: list[dict[str, Any]] = []

@@ -18,16 +18,11 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from panelgate.core.errors import BadRequest
-from panelgate.core.naming import parse_model_id
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest
-from panelgate.core.sizing import estimate_tokens
-from panelgate.core.turn import TextPiece, ToolCallArguments, ToolCallStarted
+from panelgate.core.turn import TextPiece, ToolCall, ToolCallArguments, ToolCallStarted
 from panelgate.core.types import Heartbeat
 from panelgate.formats.ollama import (
     MIN_DURATION_NS,
@@ -38,7 +33,9 @@ from panelgate.formats.ollama import (
     ndjson_line,
     read_options,
 )
-from panelgate.formats.request_fields import read_bench_field, read_model, read_own_tools, read_stream
+from panelgate.formats.open_calls import OpenCalls, arguments_object
+from panelgate.formats.request_fields import read_model, read_own_tools, read_stream, route_request
+from panelgate.formats.route_reply import turn_counts
 
 _PASSED_OPTIONS = ("seed", "presence_penalty", "frequency_penalty")
 """`options` a member takes under the same name (besides those `read_options` renames)."""
@@ -76,31 +73,18 @@ def _tools(body: dict[str, Any]) -> list[dict[str, Any]]:
 def _route_request(body: dict[str, Any], chat: dict[str, Any], caller: str) -> RouteRequest:
     """Ollama streams unless told not to; `:latest` names the same collection; the model is echoed as sent."""
     model = read_model(body)
-    collection, suffix = parse_model_id(model_name(model))
-    return RouteRequest(
+    return route_request(
+        body,
         model=model,
-        collection=collection,
-        body={**chat, **_options(body)},
+        chat_body={**chat, **_options(body)},
         stream=read_stream(body, default=True),
         caller=caller,
-        reply=read_bench_field(body),
-        suffix_reply=suffix,
+        read_as=model_name(model),
     )
 
 
-def _args(arguments: str) -> dict[str, Any]:
-    """A call's arguments as the object Ollama sends; text that is not a JSON object is kept whole."""
-    if not arguments.strip():
-        return {}
-    try:
-        parsed = orjson.loads(arguments)
-    except orjson.JSONDecodeError:
-        return {"arguments": arguments}
-    return parsed if isinstance(parsed, dict) else {"arguments": parsed}
-
-
-def _tool_call(name: str, arguments: str) -> dict[str, Any]:
-    return {"function": {"name": name, "arguments": _args(arguments)}}
+def _tool_call(call: ToolCall) -> dict[str, Any]:
+    return {"function": {"name": call.name, "arguments": arguments_object(call.arguments)}}
 
 
 def _took_ns(bench: dict[str, Any], measured: float) -> int:
@@ -111,44 +95,7 @@ def _took_ns(bench: dict[str, Any], measured: float) -> int:
     return max(int(seconds * 1e9), MIN_DURATION_NS)
 
 
-def _counts(request: RouteRequest, ended: RouteEnded) -> tuple[int, int]:
-    """Prompt and answer tokens: the member's own counts, else the gateway's estimate."""
-    usage = ended.usage
-    prompt = usage.tokens_in if usage.tokens_in is not None else estimate_tokens(request.messages)
-    if usage.tokens_out is not None:
-        return prompt, usage.tokens_out
-    said = ended.text + "".join(call.arguments for call in ended.tool_calls)
-    return prompt, estimate_tokens([{"role": "assistant", "content": said}])
-
-
-@dataclass
-class _OpenCall:
-    name: str
-    arguments: str = ""
-
-
-@dataclass
-class _OpenCalls:
-    """Announced calls not written yet: a call is complete once the next one starts."""
-
-    calls: dict[int, _OpenCall] = field(default_factory=dict)
-
-    def start(self, piece: ToolCallStarted) -> list[dict[str, Any]]:
-        complete = self.rest()
-        self.calls[piece.index] = _OpenCall(piece.name)
-        return complete
-
-    def extend(self, piece: ToolCallArguments) -> None:
-        if piece.index in self.calls:
-            self.calls[piece.index].arguments += piece.delta
-
-    def rest(self) -> list[dict[str, Any]]:
-        written = [_tool_call(call.name, call.arguments) for call in self.calls.values()]
-        self.calls.clear()
-        return written
-
-
-def _said(chunk: RouteChunk, calls: _OpenCalls) -> list[tuple[str, list[dict[str, Any]]]]:
+def _said(chunk: RouteChunk, calls: OpenCalls[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
     """What a chunk gives to write, in order: text, or tool calls a later call's start completed."""
     said: list[tuple[str, list[dict[str, Any]]]] = []
     text = ""
@@ -187,7 +134,7 @@ class _OllamaRoute(ABC):
         measured: float = 0.0,
     ) -> dict[str, Any]:
         took = _took_ns(ended.bench, measured)
-        prompt, answer = _counts(request, ended)
+        prompt, answer = turn_counts(request, ended)
         return {
             **self._line(request, text, calls, done=True),
             "done_reason": "length" if ended.finish_reason == "length" else "stop",
@@ -202,13 +149,13 @@ class _OllamaRoute(ABC):
     def render_route(self, request: RouteRequest, events: Sequence[RouteEvent]) -> dict[str, Any]:
         ended = events[-1]
         assert isinstance(ended, RouteEnded), "render_route is only called on a turn that ended"
-        calls = [_tool_call(call.name, call.arguments) for call in ended.tool_calls if call.name]
+        calls = [_tool_call(call) for call in ended.tool_calls if call.name]
         return self._done(request, ended, ended.text, calls)
 
     async def stream_route(
         self, request: RouteRequest, events: AsyncIterator[RouteEvent]
     ) -> AsyncIterator[bytes]:
-        began, calls = time.monotonic(), _OpenCalls()
+        began, calls = time.monotonic(), OpenCalls(_tool_call)
         async for event in events:
             if isinstance(event, Heartbeat):
                 yield ndjson_line(self._line(request, "", []))

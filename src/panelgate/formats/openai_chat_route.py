@@ -15,7 +15,6 @@ from typing import Any
 import orjson
 
 from panelgate.core.errors import BadRequest
-from panelgate.core.naming import parse_model_id
 from panelgate.core.route import (
     ROUTE_FIELDS_DROPPED,
     RouteBroken,
@@ -25,7 +24,8 @@ from panelgate.core.route import (
     RouteStarted,
 )
 from panelgate.core.types import Heartbeat
-from panelgate.formats.request_fields import read_bench_field, read_model, read_stream
+from panelgate.formats.request_fields import read_model, read_stream, route_request
+from panelgate.formats.route_reply import finished_turn
 
 
 class OpenAIChatRoute:
@@ -41,21 +41,11 @@ class OpenAIChatRoute:
             )
         if isinstance(body.get("n"), int) and body["n"] > 1:
             raise BadRequest("route mode gives one answer per turn; leave `n` out or send 1", param="n")
-        collection, suffix = parse_model_id(model)
-        return RouteRequest(
-            model=model,
-            collection=collection,
-            body={k: v for k, v in body.items() if k not in ROUTE_FIELDS_DROPPED},
-            stream=read_stream(body),
-            caller=caller,
-            reply=read_bench_field(body),
-            suffix_reply=suffix,
-        )
+        chat = {k: v for k, v in body.items() if k not in ROUTE_FIELDS_DROPPED}
+        return route_request(body, model=model, chat_body=chat, stream=read_stream(body), caller=caller)
 
     def render_route(self, request: RouteRequest, events: Sequence[RouteEvent]) -> dict[str, Any]:
-        started = next(e for e in events if isinstance(e, RouteStarted))
-        ended = events[-1]
-        assert isinstance(ended, RouteEnded), "a whole reply is rendered once the turn ended"
+        started, ended = finished_turn(events)
         message: dict[str, Any] = {"role": "assistant", "content": ended.text or None}
         if ended.reasoning:
             message["reasoning_content"] = ended.reasoning

@@ -3,7 +3,9 @@
 Each API spells messages its own way, but the model id, the stream flag, the
 `with` nominees and the `bench` reply choice mean the same in all of them;
 reading them here keeps one refusal message per mistake, whichever API the
-caller spoke.
+caller spoke. A format's decoded request, a panel's (`panel_request`) or a
+route turn's (`route_request`), is put together here from what it read, so
+the shared fields are read alike in every API.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from panelgate.core.errors import BadRequest
 from panelgate.core.naming import parse_model_id
+from panelgate.core.route import RouteRequest
 from panelgate.core.types import REPLY_MODES, ChatMessage, PanelRequest, ReplyMode
 
 
@@ -104,4 +107,31 @@ def panel_request(
         options=options,
         caller=caller,
         agentic=tools or has_tool_history(messages),
+    )
+
+
+def route_request(
+    body: dict[str, Any],
+    *,
+    model: str,
+    chat_body: dict[str, Any],
+    stream: bool,
+    caller: str,
+    read_as: str | None = None,
+) -> RouteRequest:
+    """The route turn from what a format read, plus the fields all APIs share.
+
+    `model` is echoed back in replies as the caller named it; the collection and
+    reply suffix are read from `read_as` when the API names models its own way
+    (Ollama's `:latest`), else from `model`.
+    """
+    collection, suffix = parse_model_id(model if read_as is None else read_as)
+    return RouteRequest(
+        model=model,
+        collection=collection,
+        body=chat_body,
+        stream=stream,
+        caller=caller,
+        reply=read_bench_field(body),
+        suffix_reply=suffix,
     )

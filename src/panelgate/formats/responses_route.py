@@ -37,15 +37,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from panelgate.core.errors import BadRequest
-from panelgate.core.naming import parse_model_id
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
-from panelgate.core.sizing import estimate_tokens
 from panelgate.core.types import Heartbeat
-from panelgate.formats.request_fields import read_bench_field, read_model, read_stream
+from panelgate.formats.request_fields import read_model, read_stream, route_request
 from panelgate.formats.responses import (
     HOSTED_ADVICE,
     NumberedEvents,
@@ -59,6 +57,7 @@ from panelgate.formats.responses import (
     text_part,
 )
 from panelgate.formats.route_blocks import BlockClosed, BlockDelta, BlockEvent, BlockOpened, TurnBlocks
+from panelgate.formats.route_reply import finished_turn, turn_counts
 
 _CHOICE_WORDS = {"auto", "none", "required"}
 _INCOMPLETE = {"length": "max_output_tokens", "content_filter": "content_filter"}
@@ -72,6 +71,16 @@ class ResponsesTurn(RouteRequest):
     custom_tools: frozenset[str] = frozenset()
     namespaces: tuple[tuple[str, str], ...] = ()
     """(tool name, namespace) for each tool declared inside a namespace."""
+
+    @classmethod
+    def of(cls, turn: RouteRequest, tools: _Tools) -> ResponsesTurn:
+        """`turn`, remembering which of `tools` are custom and which sit in a namespace."""
+        shared = {field.name: getattr(turn, field.name) for field in fields(RouteRequest)}
+        return cls(
+            **shared,
+            custom_tools=frozenset(tools.custom),
+            namespaces=tuple(sorted(tools.namespaces.items())),
+        )
 
 
 # ---- reading a request ---------------------------------------------------------------
@@ -316,17 +325,12 @@ class _Items:
 
 def _usage(request: RouteRequest, ended: RouteEnded) -> dict[str, Any]:
     """The member's own counts when it sent them, else the gateway's estimate."""
-    usage = ended.usage
-    asked = usage.tokens_in if usage.tokens_in is not None else estimate_tokens(request.messages)
-    answered = usage.tokens_out
-    if answered is None:
-        said = ended.text + "".join(call.arguments for call in ended.tool_calls)
-        answered = estimate_tokens([{"role": "assistant", "content": said}])
+    asked, answered = turn_counts(request, ended)
     return {
         "input_tokens": asked,
         "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
         "output_tokens": answered,
-        "output_tokens_details": {"reasoning_tokens": min(usage.tokens_reasoning or 0, answered)},
+        "output_tokens_details": {"reasoning_tokens": min(ended.usage.tokens_reasoning or 0, answered)},
         "total_tokens": asked + answered,
     }
 
@@ -445,28 +449,16 @@ class ResponsesRoute:
     def decode_route(self, body: dict[str, Any], *, caller: str) -> RouteRequest:
         refuse_stored(body)
         model = read_model(body)
-        collection, suffix = parse_model_id(model)
         tools = _Tools(body)
         chat: dict[str, Any] = {"messages": read_input(body), **read_options(body)}
         if tools.chat:
             chat["tools"] = tools.chat
         chat.update(_tool_choice(body, tools.names))
-        return ResponsesTurn(
-            model=model,
-            collection=collection,
-            body=chat,
-            stream=read_stream(body),
-            caller=caller,
-            reply=read_bench_field(body),
-            suffix_reply=suffix,
-            custom_tools=frozenset(tools.custom),
-            namespaces=tuple(sorted(tools.namespaces.items())),
-        )
+        turn = route_request(body, model=model, chat_body=chat, stream=read_stream(body), caller=caller)
+        return ResponsesTurn.of(turn, tools)
 
     def render_route(self, request: RouteRequest, events: Sequence[RouteEvent]) -> dict[str, Any]:
-        ended = events[-1]
-        assert isinstance(ended, RouteEnded), "render_route is only called on a turn that ended"
-        started = next(e for e in events if isinstance(e, RouteStarted))
+        started, ended = finished_turn(events)
         items = _Items(request, started.call)
         output = [items.message(0, "completed", ended.text)] if ended.text else []
         for call in ended.tool_calls:

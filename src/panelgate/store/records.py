@@ -110,6 +110,7 @@ class ModelRecord:
             tools=self.tools,
             available=not self.endpoint_gone,
             cooling_down=cooling_down,
+            model_id=self.id,
         )
 
 

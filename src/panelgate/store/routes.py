@@ -11,16 +11,16 @@ leaves one evidence row (`<conversation>.<n>`), judgeable like a seat.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from panelgate.store.bulk import insert_rows
+from panelgate.store.bulk import insert_rows, select_rows
 from panelgate.store.connections import Connections
-from panelgate.store.panels import ON_BENCH
 from panelgate.store.tables import evidence, route_conversations, route_turns
 
 
@@ -71,43 +71,44 @@ class Routes:
 
     async def conversation(self, key: str, *, live_since: datetime) -> ConversationRecord | None:
         """The conversation with this key whose last turn is not older than `live_since`."""
-        query = select(route_conversations).where(
-            route_conversations.c.key == key, route_conversations.c.last_at >= live_since
-        )
+        where = [("key", "=", key), ("last_at", ">=", live_since)]
 
         def read(connection: Connection) -> ConversationRecord | None:
-            row = connection.execute(query).first()
-            return None if row is None else _conversation(row)
+            rows = select_rows(connection, route_conversations, where)
+            return _conversation(rows[0]) if rows else None
 
         return await self._connections.read_all_at_once(read)
 
     async def record_turn(
-        self, turn: TurnRecord, conversation: ConversationRecord | None, *, new_answerer: bool = True
+        self,
+        turn: TurnRecord,
+        conversation: ConversationRecord | None,
+        *,
+        model_id: int | None,
+        new_answerer: bool = True,
     ) -> None:
         """Write the turn and the conversation as it stands after it, with new evidence if any.
 
         A conversation that went idle is replaced by `conversation` under the
         same key (its turns stay on the record under its old id); `None`
         leaves the conversation as it was (no member answered this turn).
-        `new_answerer` False says the model answered this conversation before,
-        so its evidence exists and is not looked for.
+        `model_id` is the answering model's id (None: not on the bench, no
+        evidence); `new_answerer` False says it answered this conversation
+        before, so its evidence exists already.
         """
 
         def write(connection: Connection) -> None:
             insert_rows(connection, route_turns, [_turn_values(turn)])
-            if turn.purpose == "shadow" and turn.status == "ok":
-                _add_evidence(connection, turn, turn.call, source="shadow")
+            if turn.purpose == "shadow" and turn.status == "ok" and model_id is not None:
+                _add_evidence(connection, turn, turn.call, model_id, source="shadow")
             if conversation is None:
                 return
-            same_key = route_conversations.c.key == conversation.key
-            connection.execute(delete(route_conversations).where(same_key))
-            insert_rows(connection, route_conversations, [_conversation_values(conversation)])
-            if not new_answerer or turn.status != "ok" or turn.alias not in conversation.answered_by:
-                return
-            number = conversation.answered_by.index(turn.alias) + 1
-            call = f"{conversation.id}.{number}"
-            if not connection.execute(select(evidence.c.call).where(evidence.c.call == call)).first():
-                _add_evidence(connection, turn, call, source="route")
+            insert_rows(
+                connection, route_conversations, [_conversation_values(conversation)], on_conflict=("key",)
+            )
+            if new_answerer and turn.status == "ok" and model_id is not None:
+                number = conversation.answered_by.index(turn.alias) + 1
+                _add_evidence(connection, turn, f"{conversation.id}.{number}", model_id, source="route")
 
         await self._connections.write_all_at_once(write)
 
@@ -132,7 +133,7 @@ class Routes:
         query = select(route_conversations).where(route_conversations.c.id == conversation)
         async with self._connections.read() as connection:
             row = (await connection.execute(query)).first()
-        return None if row is None else _conversation(row)
+        return None if row is None else _conversation(dict(row._mapping))
 
 
 def _conversation_values(conversation: ConversationRecord) -> dict[str, Any]:
@@ -173,34 +174,31 @@ def _turn_values(turn: TurnRecord) -> dict[str, Any]:
     }
 
 
-def _add_evidence(connection: Connection, turn: TurnRecord, call: str, *, source: str) -> None:
-    """One judgeable answer of `turn`'s model, if that model is still on the bench."""
-    ids = dict(connection.execute(ON_BENCH, {"aliases": [turn.alias]}).all())
-    if turn.alias not in ids:
-        return
+def _add_evidence(connection: Connection, turn: TurnRecord, call: str, model_id: int, *, source: str) -> None:
+    """One judgeable answer of `turn`'s model (kept as it was if another process wrote it first)."""
     row = {
         "call": call,
-        "model_id": ids[turn.alias],
+        "model_id": model_id,
         "source": source,
         "collection": turn.collection,
         "shape": None,
         "at": turn.at,
         "status": "ok",
     }
-    insert_rows(connection, evidence, [row])
+    insert_rows(connection, evidence, [row], on_conflict=())
 
 
-def _conversation(row: Any) -> ConversationRecord:
+def _conversation(row: Mapping[str, Any]) -> ConversationRecord:
     return ConversationRecord(
-        key=row.key,
-        id=row.id,
-        collection=row.collection,
-        caller=row.caller,
-        alias=row.alias,
-        answered_by=tuple(row.answered_by),
-        turns=row.turns,
-        started_at=row.started_at,
-        last_at=row.last_at,
+        key=row["key"],
+        id=row["id"],
+        collection=row["collection"],
+        caller=row["caller"],
+        alias=row["alias"],
+        answered_by=tuple(row["answered_by"]),
+        turns=row["turns"],
+        started_at=row["started_at"],
+        last_at=row["last_at"],
     )
 
 

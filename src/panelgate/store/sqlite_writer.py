@@ -53,21 +53,25 @@ class InlineSQLiteWriter:
         self._begin = begin
         self._checkpoint = checkpoint
         self._engine: Engine | None = None
-        self._writer: Engine | None = None
+        self._reading: Connection | None = None
+        self._writing: Connection | None = None
         self._since_checkpoint = 0
         self._checkpointing: asyncio.Task[None] | None = None
 
     def read(self, work: Callable[[Connection], T]) -> T:
         """`work` in one read transaction (WAL readers never wait for a writer)."""
-        with self._sync_engine().begin() as connection:
-            return work(connection)
+        if self._reading is None:
+            self._reading = self._sync_engine().connect()
+        with self._reading.begin():
+            return work(self._reading)
 
     async def run(self, work: Callable[[Connection], T]) -> T:
         """`work` in one write transaction: committed on return, rolled back on raise."""
         pauses = iter(BUSY_PAUSES_S)
         while True:
             try:
-                with self._writing_engine().begin() as connection:
+                connection = self._writing_connection()
+                with connection.begin():
                     result = work(connection)
             except OperationalError as exc:
                 pause = next(pauses, None)
@@ -92,14 +96,15 @@ class InlineSQLiteWriter:
         except Exception:  # a missed checkpoint only lets the WAL grow until the next one
             log.warning("could not checkpoint the SQLite WAL", exc_info=True)
 
-    def _writing_engine(self) -> Engine:
-        if self._writer is None:
-            self._writer = self._sync_engine().execution_options(**{self._write_option: True})
-        return self._writer
+    def _writing_connection(self) -> Connection:
+        """One connection kept for writes (a pool checkout and its reset cost more than the write)."""
+        if self._writing is None:
+            self._writing = self._sync_engine().connect().execution_options(**{self._write_option: True})
+        return self._writing
 
     def _sync_engine(self) -> Engine:
         if self._engine is None:
-            engine = create_engine(self._url, pool_size=1, max_overflow=0)
+            engine = create_engine(self._url, pool_size=2, max_overflow=0)
             event.listen(engine, "connect", self._tune)
             event.listen(engine, "connect", _never_block)
             event.listen(engine, "begin", self._begin)
@@ -109,9 +114,13 @@ class InlineSQLiteWriter:
     async def close(self) -> None:
         if self._checkpointing is not None:
             await asyncio.gather(self._checkpointing, return_exceptions=True)
+        for connection in (self._reading, self._writing):
+            if connection is not None:
+                connection.close()
+        self._reading = self._writing = None
         if self._engine is not None:
             self._engine.dispose()
-            self._engine = self._writer = None
+            self._engine = None
 
 
 def _never_block(dbapi_connection: sqlite3.Connection, _record: object) -> None:

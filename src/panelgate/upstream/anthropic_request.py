@@ -40,7 +40,14 @@ from typing import Any
 
 import orjson
 
-from panelgate.upstream.chat_parts import data_url, max_output_tokens, stop_sequences, tool_arguments
+from panelgate.upstream.chat_parts import (
+    LinkedImage,
+    called_function,
+    content_parts,
+    function_tools,
+    max_output_tokens,
+    stop_sequences,
+)
 from panelgate.upstream.errors import UpstreamError
 
 DEFAULT_MAX_TOKENS = 4096
@@ -147,38 +154,18 @@ def _plain_text(content: object, where: str) -> str:
 
 
 def _blocks(content: object, where: str) -> list[dict[str, Any]]:
-    """Text and image blocks for one message's content; empty text is left out (Anthropic refuses it)."""
-    if content is None:
-        return []
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}] if content.strip() else []
-    if not isinstance(content, list):
-        raise refused(f"{where}.content must be text or a list of parts")
+    """Text and image blocks for one message's content; blank text is left out (Anthropic refuses it)."""
     blocks: list[dict[str, Any]] = []
-    for number, part in enumerate(content):
-        at = f"{where}.content[{number}]"
-        kind = part.get("type") if isinstance(part, Mapping) else None
-        if kind == "text" and isinstance(part, Mapping) and isinstance(part.get("text"), str):
-            if part["text"].strip():
-                blocks.append({"type": "text", "text": part["text"]})
-        elif kind == "image_url" and isinstance(part, Mapping):
-            blocks.append(_image(part.get("image_url"), at))
+    for part in content_parts(content, where, refused):
+        if isinstance(part, str):
+            if part.strip():
+                blocks.append({"type": "text", "text": part})
+        elif isinstance(part, LinkedImage):
+            blocks.append({"type": "image", "source": {"type": "url", "url": part.url}})
         else:
-            raise refused(f"{at} is a {kind!r} part; only text and image parts can be sent")
+            source = {"type": "base64", "media_type": part.media_type, "data": part.data}
+            blocks.append({"type": "image", "source": source})
     return blocks
-
-
-def _image(image: object, where: str) -> dict[str, Any]:
-    url = image.get("url") if isinstance(image, Mapping) else image
-    if isinstance(url, str) and url.startswith(("http://", "https://")):
-        return {"type": "image", "source": {"type": "url", "url": url}}
-    if isinstance(url, str) and url.startswith("data:"):
-        found = data_url(url)
-        if found is None:
-            raise refused(f"{where} is a data: URL without data")
-        media_type, data = found
-        return {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data}}
-    raise refused(f"{where} is an image that is neither a data: URL nor an http(s) URL")
 
 
 def _call_id(call_id: str) -> str:
@@ -190,18 +177,11 @@ def _call_id(call_id: str) -> str:
 
 
 def _tool_use(call: object, where: str) -> dict[str, Any]:
-    function = call.get("function") if isinstance(call, Mapping) else None
-    call_id = call.get("id") if isinstance(call, Mapping) else None
-    if not isinstance(function, Mapping) or not isinstance(function.get("name"), str):
-        raise refused(f"{where} is a tool call without a function name")
-    if not isinstance(call_id, str) or not call_id:
+    called = called_function(call, where, refused)
+    if not called.call_id:
         raise refused(f"{where} is a tool call without an id")
-    return {
-        "type": "tool_use",
-        "id": _call_id(call_id),
-        "name": function["name"],
-        "input": tool_arguments(function.get("arguments")),
-    }
+    call_id = _call_id(called.call_id)
+    return {"type": "tool_use", "id": call_id, "name": called.name, "input": called.arguments}
 
 
 def _tool_result(message: Mapping[str, Any], where: str) -> dict[str, Any]:
@@ -221,21 +201,14 @@ def _tool_result(message: Mapping[str, Any], where: str) -> dict[str, Any]:
 
 
 def _tools(tools: object) -> list[dict[str, Any]]:
-    if not isinstance(tools, list):
-        raise refused("`tools` must be a list")
     translated: list[dict[str, Any]] = []
-    for number, tool in enumerate(tools):
-        function = tool.get("function") if isinstance(tool, Mapping) else None
-        if not isinstance(tool, Mapping) or tool.get("type", "function") != "function":
-            raise refused(f"tools[{number}] is not a function tool")
-        if not isinstance(function, Mapping) or not isinstance(function.get("name"), str):
-            raise refused(f"tools[{number}] has no function name")
-        schema = function.get("parameters")
+    for function in function_tools(tools, refused):
+        schema = function.parameters
         schema = dict(schema) if isinstance(schema, Mapping) else {"properties": {}}
         schema.setdefault("type", "object")
-        entry: dict[str, Any] = {"name": function["name"], "input_schema": schema}
-        if isinstance(function.get("description"), str) and function["description"]:
-            entry["description"] = function["description"]
+        entry: dict[str, Any] = {"name": function.name, "input_schema": schema}
+        if function.description:
+            entry["description"] = function.description
         translated.append(entry)
     return translated
 

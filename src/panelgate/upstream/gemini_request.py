@@ -36,7 +36,14 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from panelgate.upstream.chat_parts import data_url, max_output_tokens, stop_sequences, tool_arguments
+from panelgate.upstream.chat_parts import (
+    LinkedImage,
+    called_function,
+    content_parts,
+    function_tools,
+    max_output_tokens,
+    stop_sequences,
+)
 from panelgate.upstream.errors import UpstreamError
 from panelgate.upstream.gemini_schema import gemini_schema
 
@@ -109,14 +116,10 @@ class _Conversation:
         parts = _parts(message.get("content"), where)
         calls = message.get("tool_calls")
         for number, call in enumerate(calls if isinstance(calls, list) else []):
-            function = call.get("function") if isinstance(call, Mapping) else None
-            if not isinstance(function, Mapping) or not isinstance(function.get("name"), str):
-                raise refused(f"{where}.tool_calls[{number}] is a tool call without a function name")
-            if isinstance(call, Mapping) and isinstance(call.get("id"), str):
-                self.call_names[call["id"]] = function["name"]
-            part: dict[str, Any] = {
-                "functionCall": {"name": function["name"], "args": tool_arguments(function.get("arguments"))}
-            }
+            called = called_function(call, f"{where}.tool_calls[{number}]", refused)
+            if called.call_id is not None:
+                self.call_names[called.call_id] = called.name
+            part: dict[str, Any] = {"functionCall": {"name": called.name, "args": called.arguments}}
             if number == 0:
                 part["thoughtSignature"] = SKIP_SIGNATURE
             parts.append(part)
@@ -152,54 +155,26 @@ def _plain_text(content: object, where: str) -> str:
 
 def _parts(content: object, where: str) -> list[dict[str, Any]]:
     """Text and image parts for one message's content; empty text is left out."""
-    if content is None:
-        return []
-    if isinstance(content, str):
-        return [{"text": content}] if content else []
-    if not isinstance(content, list):
-        raise refused(f"{where}.content must be text or a list of parts")
     parts: list[dict[str, Any]] = []
-    for number, part in enumerate(content):
-        at = f"{where}.content[{number}]"
-        kind = part.get("type") if isinstance(part, Mapping) else None
-        if kind == "text" and isinstance(part, Mapping) and isinstance(part.get("text"), str):
-            if part["text"]:
-                parts.append({"text": part["text"]})
-        elif kind == "image_url" and isinstance(part, Mapping):
-            parts.append(_image(part.get("image_url"), at))
+    for part in content_parts(content, where, refused):
+        if isinstance(part, str):
+            if part:
+                parts.append({"text": part})
+        elif isinstance(part, LinkedImage):
+            guessed, _ = mimetypes.guess_type(urlsplit(part.url).path)
+            parts.append({"fileData": {"mimeType": guessed or "image/jpeg", "fileUri": part.url}})
         else:
-            raise refused(f"{at} is a {kind!r} part; only text and image parts can be sent")
+            parts.append({"inlineData": {"mimeType": part.media_type, "data": part.data}})
     return parts
 
 
-def _image(image: object, where: str) -> dict[str, Any]:
-    url = image.get("url") if isinstance(image, Mapping) else image
-    if isinstance(url, str) and url.startswith(("http://", "https://")):
-        guessed, _ = mimetypes.guess_type(urlsplit(url).path)
-        return {"fileData": {"mimeType": guessed or "image/jpeg", "fileUri": url}}
-    if isinstance(url, str) and url.startswith("data:"):
-        found = data_url(url)
-        if found is None:
-            raise refused(f"{where} is a data: URL without data")
-        mime_type, data = found
-        return {"inlineData": {"mimeType": mime_type, "data": data}}
-    raise refused(f"{where} is an image that is neither a data: URL nor an http(s) URL")
-
-
 def _declarations(tools: object) -> list[dict[str, Any]]:
-    if not isinstance(tools, list):
-        raise refused("`tools` must be a list")
     declarations: list[dict[str, Any]] = []
-    for number, tool in enumerate(tools):
-        function = tool.get("function") if isinstance(tool, Mapping) else None
-        if not isinstance(tool, Mapping) or tool.get("type", "function") != "function":
-            raise refused(f"tools[{number}] is not a function tool")
-        if not isinstance(function, Mapping) or not isinstance(function.get("name"), str):
-            raise refused(f"tools[{number}] has no function name")
-        declaration: dict[str, Any] = {"name": function["name"]}
-        if isinstance(function.get("description"), str) and function["description"]:
-            declaration["description"] = function["description"]
-        parameters = gemini_schema(function.get("parameters"))
+    for function in function_tools(tools, refused):
+        declaration: dict[str, Any] = {"name": function.name}
+        if function.description:
+            declaration["description"] = function.description
+        parameters = gemini_schema(function.parameters)
         if parameters.get("properties"):
             declaration["parameters"] = parameters
         declarations.append(declaration)

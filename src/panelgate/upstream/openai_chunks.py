@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from panelgate.upstream import openai_chat
-from panelgate.upstream.errors import UpstreamError
+from panelgate.upstream.held_failure import HeldFailure
 
 
 class ChatOutbound:
@@ -52,7 +52,7 @@ class ChatChunkReader:
 
     def __init__(self, provider: str, max_bytes: int) -> None:
         self._chunks: list[dict[str, Any]] = []
-        self._failure: UpstreamError | None = None
+        self._held = HeldFailure()
         self._reader = openai_chat.ChatReplyReader(provider, max_bytes, on_chunk=self._take)
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
@@ -62,15 +62,10 @@ class ChatChunkReader:
         return self._read(self._reader.close())
 
     def _read(self, pieces: Iterator[str]) -> list[dict[str, Any]]:
-        if self._failure is not None:
-            raise self._failure
-        try:
+        self._held.raise_held()
+        with self._held.holding(self._chunks):
             for _ in pieces:
                 pass
-        except UpstreamError as failure:
-            if not self._chunks:
-                raise
-            self._failure = failure
         return self._taken()
 
     def _take(self, chunk: dict[str, Any]) -> None:
