@@ -51,6 +51,7 @@ async def record_panel(
             error=r.error,
             tokens_in=r.tokens_in,
             tokens_out=r.tokens_out,
+            model_id=context.roster[r.alias].model_id if r.alias in context.roster else None,
         )
         for i, r in enumerate(everyone)
     ]

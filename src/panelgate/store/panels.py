@@ -134,7 +134,12 @@ class Panels:
         self._batch: WriteBatch[tuple[PanelRecord, Sequence[SeatRecord]]] = WriteBatch(self._record_many)
 
     async def record(self, panel: PanelRecord, seat_records: Sequence[SeatRecord]) -> None:
-        """Write the panel, its seats and their evidence together (batched with panels finishing now)."""
+        """Write the panel, its seats and their evidence together (batched with panels finishing now).
+
+        A seat's `model_id`, when given, is the model that sat (as seated, so a
+        rename or retirement meanwhile changes nothing); without it the model
+        on the bench under that alias now is looked up.
+        """
         strays = [seat.call for seat in seat_records if seat.panel != panel.id]
         if strays:
             raise Invalid(f"seats {', '.join(strays)} do not belong to panel {panel.id}", field="seats")
@@ -142,9 +147,10 @@ class Panels:
 
     async def _record_many(self, recorded: Sequence[tuple[PanelRecord, Sequence[SeatRecord]]]) -> None:
         def write(connection: Connection) -> dict[str, int]:
-            aliases = sorted({seat.alias for _, seated in recorded for seat in seated})
-            rows = connection.execute(ON_BENCH, {"aliases": aliases}).all()
-            ids = {alias: model_id for alias, model_id in rows}
+            ids = {s.alias: s.model_id for _, seated in recorded for s in seated if s.model_id is not None}
+            unknown = sorted({s.alias for _, seated in recorded for s in seated if s.model_id is None})
+            if unknown:  # the engine passes the ids it seated; anyone else gets them looked up
+                ids.update(connection.execute(ON_BENCH, {"aliases": unknown}).all())
             insert_rows(connection, panels, [_panel_values(panel, len(seated)) for panel, seated in recorded])
             insert_rows(
                 connection,
