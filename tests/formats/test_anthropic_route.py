@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import anthropic
-import httpx2
 import orjson
 import pytest
 
 from panelgate.core.errors import BadRequest
-from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
-from panelgate.core.turn import ReasoningPiece, TextPiece, ToolCallArguments, ToolCallStarted, TurnReader
+from panelgate.core.route import RouteBroken, RouteEvent, RouteRequest
+from panelgate.core.turn import ReasoningPiece, TextPiece, ToolCallArguments, ToolCallStarted
 from panelgate.core.types import Heartbeat
 from panelgate.formats.anthropic import AnthropicMessages
 from panelgate.formats.anthropic_route import AnthropicRoute
 from panelgate.formats.route_blocks import BlockClosed, BlockDelta, BlockOpened, TurnBlocks
+from tests.formats.route_helpers import (
+    BENCH,
+    arguments_chunk,
+    call_chunk,
+    feed,
+    finish_chunk,
+    named_events,
+    sse_http_client,
+    text_chunk,
+    thought_chunk,
+    turn,
+)
 
 ROUTE = AnthropicRoute()
-BENCH = {"collection": "bench/core:route", "reply": "route", "conversation": "c1"}
 WEATHER = {
     "name": "weather",
     "description": "Weather in a city",
@@ -41,77 +50,12 @@ def _decode(**body: Any) -> RouteRequest:
     )
 
 
-# ---- the member's answer, as the engine hands it over ---------------------------------
-
-
-def _text(text: str) -> dict[str, Any]:
-    return {"choices": [{"index": 0, "delta": {"content": text}}]}
-
-
-def _thought(text: str) -> dict[str, Any]:
-    return {"choices": [{"index": 0, "delta": {"reasoning_content": text}}]}
-
-
-def _call(index: int, call_id: str, name: str, arguments: str = "") -> dict[str, Any]:
-    part = {
-        "index": index,
-        "id": call_id,
-        "type": "function",
-        "function": {"name": name, "arguments": arguments},
-    }
-    return {"choices": [{"index": 0, "delta": {"tool_calls": [part]}}]}
-
-
-def _arguments(index: int, arguments: str) -> dict[str, Any]:
-    part = {"index": index, "function": {"arguments": arguments}}
-    return {"choices": [{"index": 0, "delta": {"tool_calls": [part]}}]}
-
-
-def _finish(reason: str, **usage: int) -> dict[str, Any]:
-    chunk: dict[str, Any] = {"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]}
-    if usage:
-        chunk["usage"] = usage
-    return chunk
-
-
-def _turn(*chunks: dict[str, Any], beat_after: int | None = None) -> list[RouteEvent]:
-    """`RouteStarted`, a `RouteChunk` per chunk (a `Heartbeat` after chunk `beat_after`), `RouteEnded`."""
-    reader = TurnReader(call_id_prefix="call_c1_1")
-    events: list[RouteEvent] = [RouteStarted("c1", "c1.1", "m1", "served-m1")]
-    for number, chunk in enumerate(chunks):
-        events.append(RouteChunk(chunk, tuple(reader.feed(chunk))))
-        if number == beat_after:
-            events.append(Heartbeat())
-    events.append(
-        RouteEnded(
-            bench=BENCH,
-            finish_reason=reader.finish_reason,
-            usage=reader.usage,
-            text=reader.text,
-            reasoning=reader.reasoning,
-            tool_calls=tuple(reader.tool_calls),
-        )
-    )
-    return events
-
-
-async def _events(events: list[RouteEvent]) -> AsyncIterator[RouteEvent]:
-    for event in events:
-        yield event
+# ---- streams and what reads them ------------------------------------------------------
 
 
 async def _streamed(events: list[RouteEvent], request: RouteRequest | None = None) -> bytes:
     asked = request or _decode(stream=True)
-    return b"".join([chunk async for chunk in ROUTE.stream_route(asked, _events(events))])
-
-
-def _parsed(raw: bytes) -> list[tuple[str, dict[str, Any]]]:
-    events = []
-    for block in raw.decode().split("\n\n"):
-        if block:
-            head, data = block.split("\n")
-            events.append((head.removeprefix("event: "), orjson.loads(data.removeprefix("data: "))))
-    return events
+    return b"".join([chunk async for chunk in ROUTE.stream_route(asked, feed(events))])
 
 
 def _check_blocks(events: list[tuple[str, dict[str, Any]]]) -> dict[int, dict[str, Any]]:
@@ -139,14 +83,8 @@ def _check_blocks(events: list[tuple[str, dict[str, Any]]]) -> dict[int, dict[st
 
 
 def _client_reading(raw: bytes) -> anthropic.Anthropic:
-    transport = httpx2.MockTransport(
-        lambda _: httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=raw)
-    )
     return anthropic.Anthropic(
-        base_url="http://gateway.invalid",
-        api_key="x",
-        max_retries=0,
-        http_client=httpx2.Client(transport=transport),
+        base_url="http://gateway.invalid", api_key="x", max_retries=0, http_client=sse_http_client(raw)
     )
 
 
@@ -370,12 +308,12 @@ def test_bench_reply_field_is_read():
 
 
 def test_whole_reply_has_the_text_then_a_tool_use_block_per_call():
-    events = _turn(
-        _text("Let me check."),
-        _call(0, "call_a", "weather", '{"city":'),
-        _arguments(0, '"Oslo"}'),
-        _call(1, "call_b", "weather", '{"city":"Rome"}'),
-        _finish("tool_calls", prompt_tokens=50, completion_tokens=20),
+    events = turn(
+        text_chunk("Let me check."),
+        call_chunk(0, "call_a", "weather", '{"city":'),
+        arguments_chunk(0, '"Oslo"}'),
+        call_chunk(1, "call_b", "weather", '{"city":"Rome"}'),
+        finish_chunk("tool_calls", prompt_tokens=50, completion_tokens=20),
     )
     reply = ROUTE.render_route(_decode(), events)
     assert reply == {
@@ -407,12 +345,12 @@ def test_whole_reply_has_the_text_then_a_tool_use_block_per_call():
     ],
 )
 def test_finish_reason_becomes_the_anthropic_stop_reason(finish: str, stop: str):
-    reply = ROUTE.render_route(_decode(), _turn(_text("hi"), _finish(finish)))
+    reply = ROUTE.render_route(_decode(), turn(text_chunk("hi"), finish_chunk(finish)))
     assert reply["stop_reason"] == stop
 
 
 def test_a_call_that_finished_as_stop_is_still_a_tool_use():
-    reply = ROUTE.render_route(_decode(), _turn(_call(0, "c", "clock", "{}"), _finish("stop")))
+    reply = ROUTE.render_route(_decode(), turn(call_chunk(0, "c", "clock", "{}"), finish_chunk("stop")))
     assert reply["stop_reason"] == "tool_use" and reply["content"] == [
         {"type": "tool_use", "id": "c", "name": "clock", "input": {}}
     ]
@@ -420,12 +358,14 @@ def test_a_call_that_finished_as_stop_is_still_a_tool_use():
 
 @pytest.mark.parametrize("arguments", ["", "not json", "[1, 2]"])
 def test_arguments_that_are_not_a_json_object_become_an_empty_input(arguments: str):
-    reply = ROUTE.render_route(_decode(), _turn(_call(0, "c", "clock", arguments), _finish("tool_calls")))
+    reply = ROUTE.render_route(
+        _decode(), turn(call_chunk(0, "c", "clock", arguments), finish_chunk("tool_calls"))
+    )
     assert reply["content"][0]["input"] == {}
 
 
 def test_usage_is_estimated_when_the_member_sent_none():
-    reply = ROUTE.render_route(_decode(), _turn(_text("y" * 400), _finish("stop")))
+    reply = ROUTE.render_route(_decode(), turn(text_chunk("y" * 400), finish_chunk("stop")))
     assert reply["usage"]["input_tokens"] > 0 and reply["usage"]["output_tokens"] == 110
 
 
@@ -434,19 +374,19 @@ def test_usage_is_estimated_when_the_member_sent_none():
 
 async def test_stream_relays_argument_deltas_as_they_arrive_and_the_sdk_rebuilds_the_message():
     argument_pieces = ['{"ci', 'ty": "Os', 'lo"}']
-    events = _turn(
-        _thought("hmm"),
-        _text("Checking "),
-        _text("now."),
-        _call(0, "call_a", "weather", argument_pieces[0]),
-        _arguments(0, argument_pieces[1]),
-        _arguments(0, argument_pieces[2]),
-        _call(1, "call_b", "clock", "{}"),
-        _finish("tool_calls", prompt_tokens=50, completion_tokens=20),
+    events = turn(
+        thought_chunk("hmm"),
+        text_chunk("Checking "),
+        text_chunk("now."),
+        call_chunk(0, "call_a", "weather", argument_pieces[0]),
+        arguments_chunk(0, argument_pieces[1]),
+        arguments_chunk(0, argument_pieces[2]),
+        call_chunk(1, "call_b", "clock", "{}"),
+        finish_chunk("tool_calls", prompt_tokens=50, completion_tokens=20),
         beat_after=2,
     )
     raw = await _streamed(events)
-    parsed = _parsed(raw)
+    parsed = named_events(raw)
     names = [name for name, _ in parsed]
     assert names[0] == "message_start" and names[-2:] == ["message_delta", "message_stop"]
     assert "ping" in names
@@ -478,29 +418,29 @@ async def test_stream_relays_argument_deltas_as_they_arrive_and_the_sdk_rebuilds
 
 
 async def test_text_after_a_tool_call_closes_the_call_and_opens_a_new_text_block():
-    events = _turn(
-        _call(0, "call_a", "clock", "{}"),
-        _text("and "),
-        _text("more"),
-        _finish("stop"),
+    events = turn(
+        call_chunk(0, "call_a", "clock", "{}"),
+        text_chunk("and "),
+        text_chunk("more"),
+        finish_chunk("stop"),
     )
-    blocks = _check_blocks(_parsed(await _streamed(events)))
+    blocks = _check_blocks(named_events(await _streamed(events)))
     assert [(b["type"], b.get("text")) for b in blocks.values()] == [("tool_use", None), ("text", "and more")]
 
 
 async def test_reasoning_alone_opens_no_block():
-    parsed = _parsed(await _streamed(_turn(_thought("thinking..."), _finish("stop"))))
+    parsed = named_events(await _streamed(turn(thought_chunk("thinking..."), finish_chunk("stop"))))
     assert [name for name, _ in parsed] == ["message_start", "message_delta", "message_stop"]
     assert "thinking" not in orjson.dumps([data for _, data in parsed]).decode()
 
 
 async def test_a_broken_turn_ends_with_an_error_event_that_the_sdk_raises():
     events: list[RouteEvent] = [
-        *_turn(_text("partial"))[:-1],
+        *turn(text_chunk("partial"))[:-1],
         RouteBroken("the member went away", bench=BENCH),
     ]
     raw = await _streamed(events)
-    parsed = _parsed(raw)
+    parsed = named_events(raw)
     assert parsed[-1] == (
         "error",
         {"type": "error", "error": {"type": "api_error", "message": "the member went away"}},
@@ -517,8 +457,8 @@ async def test_a_broken_turn_ends_with_an_error_event_that_the_sdk_raises():
 
 
 async def test_a_heartbeat_before_the_member_answers_is_a_ping():
-    events: list[RouteEvent] = [Heartbeat(), *_turn(_text("hi"), _finish("stop"))]
-    parsed = _parsed(await _streamed(events))
+    events: list[RouteEvent] = [Heartbeat(), *turn(text_chunk("hi"), finish_chunk("stop"))]
+    parsed = named_events(await _streamed(events))
     assert [name for name, _ in parsed][:2] == ["ping", "message_start"]
 
 

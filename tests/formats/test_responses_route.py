@@ -2,24 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
-import httpx2
 import openai
 import orjson
 import pytest
 from openai.types.responses import Response
 
 from panelgate.core.errors import BadRequest
-from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
-from panelgate.core.turn import TurnReader
+from panelgate.core.route import RouteBroken, RouteEvent, RouteRequest
 from panelgate.core.types import Heartbeat
 from panelgate.formats.responses import OpenAIResponses
 from panelgate.formats.responses_route import ResponsesRoute
+from tests.formats.route_helpers import (
+    BENCH,
+    arguments_chunk,
+    call_chunk,
+    feed,
+    finish_chunk,
+    named_events,
+    sse_http_client,
+    text_chunk,
+    thought_chunk,
+    turn,
+)
 
 ROUTE = ResponsesRoute()
-BENCH = {"collection": "bench/core:route", "reply": "route", "conversation": "c1"}
 PIXEL = "data:image/png;base64,iVBORw0KGgo="
 SHELL = {
     "type": "function",
@@ -40,73 +48,12 @@ def _decode(input: Any = "hi", **body: Any) -> RouteRequest:
     return ROUTE.decode_route({"model": "bench/core:route", "input": input, **body}, caller="local")
 
 
-# ---- the member's answer, as the engine hands it over ---------------------------------
-
-
-def _text(text: str) -> dict[str, Any]:
-    return {"choices": [{"index": 0, "delta": {"content": text}}]}
-
-
-def _call(index: int, call_id: str, name: str, arguments: str = "") -> dict[str, Any]:
-    part = {
-        "index": index,
-        "id": call_id,
-        "type": "function",
-        "function": {"name": name, "arguments": arguments},
-    }
-    return {"choices": [{"index": 0, "delta": {"tool_calls": [part]}}]}
-
-
-def _arguments(index: int, arguments: str) -> dict[str, Any]:
-    part = {"index": index, "function": {"arguments": arguments}}
-    return {"choices": [{"index": 0, "delta": {"tool_calls": [part]}}]}
-
-
-def _finish(reason: str, **usage: int) -> dict[str, Any]:
-    chunk: dict[str, Any] = {"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]}
-    if usage:
-        chunk["usage"] = usage
-    return chunk
-
-
-def _turn(*chunks: dict[str, Any]) -> list[RouteEvent]:
-    """`RouteStarted`, a `RouteChunk` per chunk, then `RouteEnded` with what the reader gathered."""
-    reader = TurnReader(call_id_prefix="call_c1_1")
-    events: list[RouteEvent] = [RouteStarted("c1", "c1.1", "m1", "served-m1")]
-    events.extend(RouteChunk(chunk, tuple(reader.feed(chunk))) for chunk in chunks)
-    events.append(
-        RouteEnded(
-            bench=BENCH,
-            finish_reason=reader.finish_reason,
-            usage=reader.usage,
-            text=reader.text,
-            reasoning=reader.reasoning,
-            tool_calls=tuple(reader.tool_calls),
-        )
-    )
-    return events
-
-
-async def _events(events: list[RouteEvent]) -> AsyncIterator[RouteEvent]:
-    for event in events:
-        yield event
+# ---- streams and what reads them ------------------------------------------------------
 
 
 async def _streamed(events: list[RouteEvent], request: RouteRequest | None = None) -> bytes:
     asked = request or _decode(stream=True, tools=[SHELL, PATCH])
-    return b"".join([chunk async for chunk in ROUTE.stream_route(asked, _events(events))])
-
-
-def _parsed(raw: bytes) -> list[tuple[str, dict[str, Any]]]:
-    """Each event's name and data; a keep-alive comment as ("keep-alive", {})."""
-    events = []
-    for block in raw.decode().split("\n\n"):
-        if block == ": keep-alive":
-            events.append(("keep-alive", {}))
-        elif block:
-            head, data = block.split("\n")
-            events.append((head.removeprefix("event: "), orjson.loads(data.removeprefix("data: "))))
-    return events
+    return b"".join([chunk async for chunk in ROUTE.stream_route(asked, feed(events))])
 
 
 def _check_items(events: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -131,14 +78,8 @@ def _check_items(events: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any
 
 
 def _client_reading(raw: bytes) -> openai.OpenAI:
-    transport = httpx2.MockTransport(
-        lambda _: httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=raw)
-    )
     return openai.OpenAI(
-        base_url="http://gateway.invalid/v1",
-        api_key="x",
-        max_retries=0,
-        http_client=httpx2.Client(transport=transport),
+        base_url="http://gateway.invalid/v1", api_key="x", max_retries=0, http_client=sse_http_client(raw)
     )
 
 
@@ -348,12 +289,12 @@ def test_refusals_use_the_responses_error_shape():
 
 
 def test_whole_reply_has_a_message_then_an_item_per_call_in_the_callers_words():
-    events = _turn(
-        _text("Patching."),
-        _call(0, "call_a", "shell", '{"cmd":'),
-        _arguments(0, '"ls"}'),
-        _call(1, "call_b", "apply_patch", '{"input": "*** Begin Patch\\n"}'),
-        _finish("tool_calls", prompt_tokens=40, completion_tokens=12),
+    events = turn(
+        text_chunk("Patching."),
+        call_chunk(0, "call_a", "shell", '{"cmd":'),
+        arguments_chunk(0, '"ls"}'),
+        call_chunk(1, "call_b", "apply_patch", '{"input": "*** Begin Patch\\n"}'),
+        finish_chunk("tool_calls", prompt_tokens=40, completion_tokens=12),
     )
     reply = ROUTE.render_route(_decode(tools=[SHELL, PATCH]), events)
     assert reply["id"] == "resp_c1.1" and reply["status"] == "completed" and reply["bench"] == BENCH
@@ -387,14 +328,15 @@ def test_whole_reply_has_a_message_then_an_item_per_call_in_the_callers_words():
 
 
 def test_a_reply_cut_by_the_length_limit_is_incomplete():
-    reply = ROUTE.render_route(_decode(), _turn(_text("and then"), _finish("length")))
+    reply = ROUTE.render_route(_decode(), turn(text_chunk("and then"), finish_chunk("length")))
     assert reply["status"] == "incomplete"
     assert reply["incomplete_details"] == {"reason": "max_output_tokens"}
 
 
 def test_a_custom_call_with_arguments_of_another_shape_gives_them_as_its_input():
     reply = ROUTE.render_route(
-        _decode(tools=[PATCH]), _turn(_call(0, "c", "apply_patch", '{"patch": "x"}'), _finish("tool_calls"))
+        _decode(tools=[PATCH]),
+        turn(call_chunk(0, "c", "apply_patch", '{"patch": "x"}'), finish_chunk("tool_calls")),
     )
     assert reply["output"][0]["input"] == '{"patch": "x"}'
 
@@ -407,7 +349,7 @@ def test_calls_to_namespaced_tools_name_their_namespace():
         "tools": [{**SHELL, "name": "gh"}],
     }
     reply = ROUTE.render_route(
-        _decode(tools=[space]), _turn(_call(0, "c", "gh", "{}"), _finish("tool_calls"))
+        _decode(tools=[space]), turn(call_chunk(0, "c", "gh", "{}"), finish_chunk("tool_calls"))
     )
     assert reply["output"][0]["namespace"] == "github"
 
@@ -417,18 +359,18 @@ def test_calls_to_namespaced_tools_name_their_namespace():
 
 async def test_stream_relays_argument_deltas_as_they_arrive_and_the_sdk_rebuilds_the_response():
     pieces = ['{"cm', 'd": "l', 's -la"}']
-    events = _turn(
-        {"choices": [{"index": 0, "delta": {"reasoning_content": "hmm"}}]},
-        _text("Listing "),
-        _text("files."),
-        _call(0, "call_a", "shell", pieces[0]),
-        _arguments(0, pieces[1]),
-        _arguments(0, pieces[2]),
-        _call(1, "call_b", "apply_patch", '{"input":"*** Begin Patch"}'),
-        _finish("tool_calls", prompt_tokens=40, completion_tokens=12),
+    events = turn(
+        thought_chunk("hmm"),
+        text_chunk("Listing "),
+        text_chunk("files."),
+        call_chunk(0, "call_a", "shell", pieces[0]),
+        arguments_chunk(0, pieces[1]),
+        arguments_chunk(0, pieces[2]),
+        call_chunk(1, "call_b", "apply_patch", '{"input":"*** Begin Patch"}'),
+        finish_chunk("tool_calls", prompt_tokens=40, completion_tokens=12),
     )
     raw = await _streamed(events)
-    parsed = _parsed(raw)
+    parsed = named_events(raw)
     assert [name for name, _ in parsed][:2] == ["response.created", "response.in_progress"]
     assert parsed[-1][0] == "response.completed"
     deltas = [d["delta"] for n, d in parsed if n == "response.function_call_arguments.delta"]
@@ -453,12 +395,12 @@ async def test_stream_relays_argument_deltas_as_they_arrive_and_the_sdk_rebuilds
 
 async def test_custom_tool_input_streams_decoded_as_it_arrives():
     pieces = ['{"input": "line 1\\nli', "ne 2 \\u00e9 \\ud83d", '\\ude00 \\"end\\"', '"}']
-    events = _turn(
-        _call(0, "call_b", "apply_patch", pieces[0]),
-        *[_arguments(0, piece) for piece in pieces[1:]],
-        _finish("tool_calls"),
+    events = turn(
+        call_chunk(0, "call_b", "apply_patch", pieces[0]),
+        *[arguments_chunk(0, piece) for piece in pieces[1:]],
+        finish_chunk("tool_calls"),
     )
-    parsed = _parsed(await _streamed(events))
+    parsed = named_events(await _streamed(events))
     deltas = [d["delta"] for n, d in parsed if n == "response.custom_tool_call_input.delta"]
     assert deltas == ["line 1\nli", "ne 2 é ", '😀 "end"']
     done = next(d for n, d in parsed if n == "response.custom_tool_call_input.done")
@@ -466,31 +408,35 @@ async def test_custom_tool_input_streams_decoded_as_it_arrives():
 
 
 async def test_custom_tool_arguments_of_another_shape_arrive_whole_at_the_end():
-    events = _turn(
-        _call(0, "call_b", "apply_patch", '{"patch": '), _arguments(0, '"x"}'), _finish("tool_calls")
+    events = turn(
+        call_chunk(0, "call_b", "apply_patch", '{"patch": '),
+        arguments_chunk(0, '"x"}'),
+        finish_chunk("tool_calls"),
     )
-    parsed = _parsed(await _streamed(events))
+    parsed = named_events(await _streamed(events))
     deltas = [d["delta"] for n, d in parsed if n == "response.custom_tool_call_input.delta"]
     assert deltas == ['{"patch": "x"}']
 
 
 async def test_text_after_a_tool_call_is_a_new_message_item():
-    events = _turn(_call(0, "call_a", "shell", "{}"), _text("and "), _text("more"), _finish("stop"))
-    items = _check_items(_parsed(await _streamed(events)))
+    events = turn(
+        call_chunk(0, "call_a", "shell", "{}"), text_chunk("and "), text_chunk("more"), finish_chunk("stop")
+    )
+    items = _check_items(named_events(await _streamed(events)))
     assert [item["type"] for item in items] == ["function_call", "message"]
     assert items[1]["content"][0]["text"] == "and more" and items[1]["id"] == "msg_c1.1_1"
 
 
 async def test_a_stream_cut_by_the_length_limit_ends_with_response_incomplete():
-    parsed = _parsed(await _streamed(_turn(_text("and then"), _finish("length"))))
+    parsed = named_events(await _streamed(turn(text_chunk("and then"), finish_chunk("length"))))
     name, data = parsed[-1]
     assert name == "response.incomplete"
     assert data["response"]["status"] == "incomplete" and data["response"]["bench"] == BENCH
 
 
 async def test_heartbeats_are_keep_alive_comments():
-    events = _turn(_text("hi"), _finish("stop"))
-    parsed = _parsed(await _streamed([Heartbeat(), events[0], Heartbeat(), *events[1:]]))
+    events = turn(text_chunk("hi"), finish_chunk("stop"))
+    parsed = named_events(await _streamed([Heartbeat(), events[0], Heartbeat(), *events[1:]]))
     assert [name for name, _ in parsed][:4] == [
         "keep-alive",
         "response.created",
@@ -501,11 +447,11 @@ async def test_heartbeats_are_keep_alive_comments():
 
 async def test_a_broken_turn_ends_with_an_error_event_then_response_failed_that_the_sdk_raises():
     events: list[RouteEvent] = [
-        *_turn(_text("partial"))[:-1],
+        *turn(text_chunk("partial"))[:-1],
         RouteBroken("the member went away", bench=BENCH),
     ]
     raw = await _streamed(events)
-    parsed = _parsed(raw)
+    parsed = named_events(raw)
     assert [name for name, _ in parsed][-2:] == ["error", "response.failed"]
     assert parsed[-2][1]["error"]["message"] == "the member went away"
     assert parsed[-1][1]["response"]["status"] == "failed"

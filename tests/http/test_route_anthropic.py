@@ -8,26 +8,30 @@ from typing import Any
 import anthropic
 import pytest
 
+from tests.http.route_helpers import (
+    CITY,
+    OSLO,
+    OSLO_AND_BERGEN,
+    WEATHER_FUNCTION,
+    arrange_agents,
+    assert_result_reached_the_member,
+    rate_limit_every_member,
+)
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
 WEATHER = {
     "name": "get_weather",
     "description": "the weather in a city",
-    "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    "input_schema": CITY,
 }
 ASK = [{"role": "user", "content": "weather in Oslo?"}]
 SYSTEM = "you are an agent"
-OSLO = [{"name": "get_weather", "arguments": {"city": "Oslo"}}]
 
 
 @pytest.fixture
 def agents(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
-    gateway.add_endpoint("up", upstream.url)
-    for alias in ("m1", "m2", "m3"):
-        gateway.add_model(alias, tools=True)
-    gateway.save_collection("agents", ["m1", "m2", "m3"], reply="route")
-    return gateway
+    return arrange_agents(gateway, upstream)
 
 
 @pytest.fixture
@@ -62,16 +66,7 @@ def test_a_tool_call_comes_back_as_a_tool_use_block_with_the_members_usage(
     assert (message.usage.input_tokens, message.usage.output_tokens) == (321, 17)
     sent = upstream.requests_for("m1")[0].body
     assert sent["messages"] == [{"role": "system", "content": SYSTEM}, *ASK]
-    assert sent["tools"] == [
-        {
-            "type": "function",
-            "function": {
-                "name": "get_weather",
-                "description": "the weather in a city",
-                "parameters": WEATHER["input_schema"],
-            },
-        }
-    ]
+    assert sent["tools"] == [WEATHER_FUNCTION]
 
 
 def test_a_tool_result_reaches_the_member_as_a_tool_message_and_the_answer_ends_the_turn(
@@ -86,12 +81,7 @@ def test_a_tool_result_reaches_the_member_as_a_tool_message_and_the_answer_ends_
     assert [block.type for block in second.content] == ["text"]
     assert second.content[0].text == "sunny in Oslo" and second.stop_reason == "end_turn"
     assert [r.model for r in upstream.requests] == ["m1", "m1"]
-    assistant, tool = upstream.requests_for("m1")[1].body["messages"][-2:]
-    call = assistant["tool_calls"][0]
-    assert assistant["role"] == "assistant" and call["id"] == use.id
-    assert call["function"]["name"] == "get_weather"
-    assert json.loads(call["function"]["arguments"]) == {"city": "Oslo"}
-    assert tool == {"role": "tool", "tool_call_id": use.id, "content": "clear skies"}
+    assert_result_reached_the_member(upstream, use.id, "clear skies", "get_weather", {"city": "Oslo"})
 
 
 def test_a_failed_tool_result_reaches_the_member_marked_as_an_error(
@@ -157,8 +147,7 @@ def test_a_streamed_tool_loop_ends_with_the_final_text(client: anthropic.Anthrop
 def test_every_member_rate_limited_raises_the_sdks_rate_limit_error(
     client: anthropic.Anthropic, upstream: FakeUpstream
 ):
-    for alias in ("m1", "m2", "m3"):
-        upstream.behave(alias, status=429)
+    rate_limit_every_member(upstream)
     with pytest.raises(anthropic.RateLimitError) as caught:
         ask(client, ASK)
     assert caught.value.status_code == 429
@@ -172,7 +161,7 @@ def test_streamed_text_and_two_tool_calls_come_as_a_text_block_then_one_tool_use
     upstream.behave(
         "m1",
         answer="checking both",
-        tool_calls=[*OSLO, {"name": "get_weather", "arguments": {"city": "Bergen"}}],
+        tool_calls=OSLO_AND_BERGEN,
         argument_pieces=3,
         usage=(40, 9),
     )
@@ -190,7 +179,7 @@ def test_streamed_text_and_two_tool_calls_come_as_a_text_block_then_one_tool_use
 def test_tool_results_for_two_calls_reach_the_member_each_with_its_call_id(
     client: anthropic.Anthropic, upstream: FakeUpstream
 ):
-    upstream.behave("m1", tool_calls=[*OSLO, {"name": "get_weather", "arguments": {"city": "Bergen"}}])
+    upstream.behave("m1", tool_calls=OSLO_AND_BERGEN)
     first = ask(client, ASK)
     oslo, bergen = first.content
     upstream.behave("m1", answer="sunny in both")
@@ -220,8 +209,7 @@ def test_tool_results_for_two_calls_reach_the_member_each_with_its_call_id(
 def test_every_member_rate_limited_before_a_stream_began_raises_the_sdks_rate_limit_error(
     client: anthropic.Anthropic, upstream: FakeUpstream
 ):
-    for alias in ("m1", "m2", "m3"):
-        upstream.behave(alias, status=429)
+    rate_limit_every_member(upstream)
     with (
         pytest.raises(anthropic.RateLimitError) as caught,
         client.messages.stream(

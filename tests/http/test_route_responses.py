@@ -11,6 +11,15 @@ import pytest
 from openai.types.responses import Response
 
 from tests.http.helpers import sdk
+from tests.http.route_helpers import (
+    CITY,
+    OSLO,
+    OSLO_AND_BERGEN,
+    WEATHER_FUNCTION,
+    arrange_agents,
+    assert_result_reached_the_member,
+    rate_limit_every_member,
+)
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
@@ -18,22 +27,17 @@ WEATHER = {
     "type": "function",
     "name": "get_weather",
     "description": "the weather in a city",
-    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    "parameters": CITY,
 }
 PATCH = {"type": "custom", "name": "apply_patch", "description": "apply a patch to the repository"}
 INSTRUCTIONS = "you are an agent"
 ASK: list[dict[str, Any]] = [{"role": "user", "content": "weather in Oslo?"}]
-OSLO = [{"name": "get_weather", "arguments": {"city": "Oslo"}}]
 A_PATCH = '*** Begin Patch\n*** Add File: hello.txt\n+hi "there"\n*** End Patch'
 
 
 @pytest.fixture
 def agents(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
-    gateway.add_endpoint("up", upstream.url)
-    for alias in ("m1", "m2", "m3"):
-        gateway.add_model(alias, tools=True)
-    gateway.save_collection("agents", ["m1", "m2", "m3"], reply="route")
-    return gateway
+    return arrange_agents(gateway, upstream)
 
 
 @pytest.fixture
@@ -61,16 +65,7 @@ def test_a_tool_call_comes_back_as_a_function_call_item(client: openai.OpenAI, u
     assert (response.usage.input_tokens, response.usage.output_tokens) == (120, 8)
     sent = upstream.requests_for("m1")[0].body
     assert sent["messages"] == [{"role": "system", "content": INSTRUCTIONS}, *ASK]
-    assert sent["tools"] == [
-        {
-            "type": "function",
-            "function": {
-                "name": "get_weather",
-                "description": "the weather in a city",
-                "parameters": WEATHER["parameters"],
-            },
-        }
-    ]
+    assert sent["tools"] == [WEATHER_FUNCTION]
 
 
 def test_a_function_call_output_reaches_the_member_and_the_answer_is_text(
@@ -84,12 +79,7 @@ def test_a_function_call_output_reaches_the_member_and_the_answer_is_text(
     second = ask(client, [*ASK, call.model_dump(exclude_none=True), output], [WEATHER])
     assert second.output_text == "sunny in Oslo" and calls_in(second) == []
     assert [r.model for r in upstream.requests] == ["m1", "m1"]
-    assistant, tool = upstream.requests_for("m1")[1].body["messages"][-2:]
-    sent_call = assistant["tool_calls"][0]
-    assert assistant["role"] == "assistant" and sent_call["id"] == call.call_id
-    assert sent_call["function"]["name"] == "get_weather"
-    assert json.loads(sent_call["function"]["arguments"]) == {"city": "Oslo"}
-    assert tool == {"role": "tool", "tool_call_id": call.call_id, "content": "clear skies"}
+    assert_result_reached_the_member(upstream, call.call_id, "clear skies", "get_weather", {"city": "Oslo"})
 
 
 def test_a_custom_tool_reaches_the_member_as_a_function_of_one_string(
@@ -124,11 +114,7 @@ def test_a_custom_tool_call_output_reaches_the_member_as_a_tool_message(
     output = {"type": "custom_tool_call_output", "call_id": call.call_id, "output": "Done!"}
     second = ask(client, [*ASK, call.model_dump(exclude_none=True), output], [PATCH])
     assert second.output_text == "patched"
-    assistant, tool = upstream.requests_for("m1")[1].body["messages"][-2:]
-    sent_call = assistant["tool_calls"][0]
-    assert sent_call["id"] == call.call_id and sent_call["function"]["name"] == "apply_patch"
-    assert json.loads(sent_call["function"]["arguments"]) == {"input": A_PATCH}
-    assert tool == {"role": "tool", "tool_call_id": call.call_id, "content": "Done!"}
+    assert_result_reached_the_member(upstream, call.call_id, "Done!", "apply_patch", {"input": A_PATCH})
 
 
 def test_a_streamed_function_call_arrives_in_argument_deltas_and_in_the_final_response(
@@ -189,8 +175,7 @@ def test_a_streamed_custom_tool_call_arrives_in_input_deltas_and_whole_in_the_fi
 def test_every_member_rate_limited_raises_the_sdks_rate_limit_error(
     client: openai.OpenAI, upstream: FakeUpstream
 ):
-    for alias in ("m1", "m2", "m3"):
-        upstream.behave(alias, status=429)
+    rate_limit_every_member(upstream)
     with pytest.raises(openai.RateLimitError) as caught:
         ask(client, ASK, [WEATHER])
     assert caught.value.status_code == 429
@@ -203,7 +188,7 @@ def test_streamed_text_and_two_function_calls_come_as_a_message_then_one_item_ea
     upstream.behave(
         "m1",
         answer="checking both",
-        tool_calls=[*OSLO, {"name": "get_weather", "arguments": {"city": "Bergen"}}],
+        tool_calls=OSLO_AND_BERGEN,
         argument_pieces=3,
         usage=(40, 9),
     )
@@ -222,8 +207,7 @@ def test_streamed_text_and_two_function_calls_come_as_a_message_then_one_item_ea
 def test_every_member_rate_limited_before_a_stream_began_raises_the_sdks_rate_limit_error(
     client: openai.OpenAI, upstream: FakeUpstream
 ):
-    for alias in ("m1", "m2", "m3"):
-        upstream.behave(alias, status=429)
+    rate_limit_every_member(upstream)
     with (
         pytest.raises(openai.RateLimitError) as caught,
         client.responses.stream(

@@ -1,7 +1,8 @@
 """A real Anthropic Messages server on 127.0.0.1 for tests: what a member on `api: anthropic` calls.
 
 It is `FakeUpstream` (its server thread, event loop, keep-alive HTTP/1.1
-plumbing, `behave`, `requests`, `requests_for` and `reset`) answering
+plumbing, `behave`, `requests`, `requests_for` and `reset`), failing and
+streaming as `FakeGemini` does (`native_fakes`), answering
 `POST /v1/messages` in Anthropic's own words, so the adapter is proven
 against bytes shaped like the real service's, through real sockets::
 
@@ -36,22 +37,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import math
 from typing import Any
 
 import orjson
 
-from tests.support.upstream import (
-    _DEFAULT_ERRORS,
-    FakeUpstream,
-    _Call,
-    _Request,
-    _reset,
-    _send,
-    _send_head,
-)
+from tests.support.native_fakes import ChunkedReply, NativeFake, split
+from tests.support.upstream import _DEFAULT_ERRORS, _Call, _Request, _reset
 
-_UNSUPPORTED = frozenset({"hang", "garbage", "reject_stream_options", "plain_json", "redirect_to", "company"})
 _ERROR_TYPES = {
     400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
     404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 500: "api_error",
@@ -60,82 +52,52 @@ _ERROR_TYPES = {
 _MIN_ARGUMENT_PIECES = 3
 
 
-class FakeAnthropic(FakeUpstream):
-    def behave(self, model: str, **behaviour: Any) -> None:
-        if unsupported := sorted(_UNSUPPORTED & set(behaviour)):
-            raise ValueError(f"FakeAnthropic does not act on {', '.join(unsupported)}")
-        super().behave(model, **behaviour)
-
-    def _authorized(self, request: _Request) -> bool:
-        return self.require_key is None or request.headers.get("x-api-key") == self.require_key
+class FakeAnthropic(NativeFake):
+    key_header = "x-api-key"
+    not_json = "the body is not JSON"
+    bad_key = (401, "invalid x-api-key")
 
     async def _answer(
         self, request: _Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> bool:
         if request.method == "POST" and request.path == "/v1/messages":
-            return await self._messages(request, writer)
+            return await self._streamed_call(request, writer, lambda body: self._take_call(request, body))
         return await super()._answer(request, reader, writer)
 
-    async def _messages(self, request: _Request, writer: asyncio.StreamWriter) -> bool:
-        try:
-            body = orjson.loads(request.raw_body)
-        except orjson.JSONDecodeError:
-            await _send_error(writer, 400, "the body is not JSON")
-            return True
-        call = self._take_call(request, body if isinstance(body, dict) else {})
-        wanted = call.behaviour.require_key
-        if not self._authorized(request) or (
-            wanted is not None and request.headers.get("x-api-key") != wanted
-        ):
-            await _send_error(writer, 401, "invalid x-api-key")
-            return True
-        if (invalid := _invalid(call.body)) is not None:
-            await _send_error(writer, 400, invalid)
-            return True
-        if call.failing:
-            status = call.behaviour.status or 500
-            message = call.behaviour.error_message or _DEFAULT_ERRORS.get(status, f"error {status}")
-            after = call.behaviour.retry_after
-            await _send_error(writer, status, message, {} if after is None else {"retry-after": f"{after:g}"})
-            return True
-        return await _MessagesReply(call, writer).send()
+    def _error_body(self, status: int, message: str) -> dict[str, Any]:
+        return {"type": "error", "error": {"type": _ERROR_TYPES.get(status, "api_error"), "message": message}}
+
+    def _invalid(self, body: dict[str, Any]) -> str | None:
+        max_tokens = body.get("max_tokens")
+        if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
+            return "max_tokens: Field required"
+        if body.get("stream") is not True:
+            return "this fake only streams: send stream: true"
+        messages = body.get("messages")
+        if not isinstance(messages, list) or not messages:
+            return "messages: at least one message is required"
+        roles = [message.get("role") if isinstance(message, dict) else None for message in messages]
+        if any(role not in ("user", "assistant") for role in roles):
+            return "messages: roles must be user or assistant"
+        if any(first == second for first, second in itertools.pairwise(roles)):
+            return "messages: roles must alternate between user and assistant"
+        return None
+
+    def _reply(self, call: _Call, writer: asyncio.StreamWriter) -> ChunkedReply:
+        return _MessagesReply(call, writer)
 
 
-def _invalid(body: dict[str, Any]) -> str | None:
-    """What the real service would refuse in this request, or None."""
-    max_tokens = body.get("max_tokens")
-    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
-        return "max_tokens: Field required"
-    if body.get("stream") is not True:
-        return "this fake only streams: send stream: true"
-    messages = body.get("messages")
-    if not isinstance(messages, list) or not messages:
-        return "messages: at least one message is required"
-    roles = [message.get("role") if isinstance(message, dict) else None for message in messages]
-    if any(role not in ("user", "assistant") for role in roles):
-        return "messages: roles must be user or assistant"
-    if any(first == second for first, second in itertools.pairwise(roles)):
-        return "messages: roles must alternate between user and assistant"
-    return None
-
-
-class _MessagesReply:
-    """Writes the event stream answering one request, according to its behaviour."""
+class _MessagesReply(ChunkedReply):
+    """Writes the Messages event stream answering one request."""
 
     def __init__(self, call: _Call, writer: asyncio.StreamWriter) -> None:
-        self.call = call
-        self.behaviour = call.behaviour
-        self.writer = writer
+        super().__init__(call, writer)
         self.blocks = 0
 
     async def send(self) -> bool:
         b, call = self.behaviour, self.call
-        if b.delay:
-            await asyncio.sleep(b.delay)
-        await _send_head(
-            self.writer, 200, {"content-type": "text/event-stream", "transfer-encoding": "chunked"}
-        )
-        usage = {"input_tokens": self._tokens()[0], "output_tokens": 1}
+        await self.start()
+        usage = {"input_tokens": self.tokens("messages")[0], "output_tokens": 1}
         message: dict[str, Any] = {"id": f"msg_fake_{call.serial}", "type": "message", "role": "assistant",
                                    "content": [], "model": call.model, "usage": usage}  # fmt: skip
         await self._event("message_start", {"message": message})
@@ -147,24 +109,25 @@ class _MessagesReply:
             return ended
         for number, tool in enumerate(b.tool_calls):
             arguments = orjson.dumps(tool.get("arguments", {})).decode()
-            pieces = _split(arguments, max(_MIN_ARGUMENT_PIECES, b.argument_pieces))
+            pieces = split(arguments, max(_MIN_ARGUMENT_PIECES, b.argument_pieces))
             deltas = [{"type": "input_json_delta", "partial_json": piece} for piece in pieces]
             opening = {"type": "tool_use", "id": f"toolu_fake_{call.serial}_{number}", "name": tool["name"],
                        "input": {}}  # fmt: skip
             await self._block(opening, deltas)
         stop_reason = b.finish_reason or ("tool_use" if b.tool_calls else "end_turn")
+        answered = self.tokens("messages")[1]
         await self._event("message_delta", {"delta": {"stop_reason": stop_reason, "stop_sequence": None},
-                                            "usage": {"output_tokens": self._tokens()[1]}})  # fmt: skip
+                                            "usage": {"output_tokens": answered}})  # fmt: skip
         await self._event("message_stop", {})
-        await self._end()
+        await self.end()
         return True
 
     async def _text(self) -> bool | None:
         """The answer's text block. None when the reply goes on; else it ended here, after
         `reset_after` or `error_after` pieces: True when the connection may be reused."""
         b = self.behaviour
-        pieces = _split(self.call.text, b.chunks)
-        stop_at = min((n for n in (b.reset_after, b.error_after) if n is not None), default=None)
+        pieces = split(self.call.text, b.chunks)
+        stop_at = self.stop_at
         index = self.blocks
         if pieces:
             await self._event(
@@ -190,7 +153,7 @@ class _MessagesReply:
         error = {"type": _ERROR_TYPES.get(status, "api_error"),
                  "message": b.error_message or _DEFAULT_ERRORS.get(status, "Overloaded")}  # fmt: skip
         await self._event("error", {"error": error})
-        await self._end()
+        await self.end()
         return True
 
     async def _block(self, opening: dict[str, Any], deltas: list[dict[str, Any]]) -> None:
@@ -201,30 +164,7 @@ class _MessagesReply:
             await self._event("content_block_delta", {"index": index, "delta": delta})
         await self._event("content_block_stop", {"index": index})
 
-    def _tokens(self) -> tuple[int, int]:
-        if self.behaviour.usage is not None:
-            return self.behaviour.usage
-        return max(1, len(orjson.dumps(self.call.body.get("messages", []))) // 4), len(self.call.text.split())
-
     async def _event(self, kind: str, data: dict[str, Any]) -> None:
-        frame = b"event: " + kind.encode() + b"\ndata: " + orjson.dumps({"type": kind, **data}) + b"\n\n"
-        self.writer.write(b"%x\r\n%s\r\n" % (len(frame), frame))
-        await self.writer.drain()
-
-    async def _end(self) -> None:
-        self.writer.write(b"0\r\n\r\n")
-        await self.writer.drain()
-
-
-def _split(text: str, pieces: int) -> list[str]:
-    if not text:
-        return []
-    size = math.ceil(len(text) / max(1, pieces))
-    return [text[start : start + size] for start in range(0, len(text), size)]
-
-
-async def _send_error(
-    writer: asyncio.StreamWriter, status: int, message: str, extra: dict[str, str] | None = None
-) -> None:
-    error = {"type": "error", "error": {"type": _ERROR_TYPES.get(status, "api_error"), "message": message}}
-    await _send(writer, status, orjson.dumps(error), {"content-type": "application/json", **(extra or {})})
+        await self.frame(
+            b"event: " + kind.encode() + b"\ndata: " + orjson.dumps({"type": kind, **data}) + b"\n\n"
+        )

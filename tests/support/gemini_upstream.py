@@ -1,7 +1,8 @@
 """A real Gemini API server on 127.0.0.1 for tests: what a member on `api: gemini` calls.
 
 It is `FakeUpstream` (its server thread, event loop, keep-alive HTTP/1.1
-plumbing, `behave`, `requests`, `requests_for` and `reset`) answering
+plumbing, `behave`, `requests`, `requests_for` and `reset`), failing and
+streaming as `FakeAnthropic` does (`native_fakes`), answering
 `POST /v1/models/<model>:streamGenerateContent` in Google's own words, so the
 adapter is proven against bytes shaped like the real service's, through real
 sockets::
@@ -38,28 +39,22 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import math
 import re
 import time
 from typing import Any
 
 import orjson
 
+from tests.support.native_fakes import ChunkedReply, NativeFake, split
 from tests.support.upstream import (
     _DEFAULT_ERRORS,
     Behaviour,
-    FakeUpstream,
     ReceivedRequest,
     _Call,
     _Request,
     _reset,
-    _send,
-    _send_head,
 )
 
-_UNSUPPORTED = frozenset(
-    {"hang", "garbage", "reject_stream_options", "plain_json", "redirect_to", "company", "argument_pieces"}
-)
 _PATH = re.compile(r"/v1/models/([^/:]+):streamGenerateContent")
 _STATUS_NAMES = {
     400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
@@ -72,46 +67,43 @@ _SCHEMA_KEYS = frozenset({
 })  # fmt: skip
 
 
-class FakeGemini(FakeUpstream):
-    def behave(self, model: str, **behaviour: Any) -> None:
-        if unsupported := sorted(_UNSUPPORTED & set(behaviour)):
-            raise ValueError(f"FakeGemini does not act on {', '.join(unsupported)}")
-        super().behave(model, **behaviour)
-
-    def _authorized(self, request: _Request) -> bool:
-        return self.require_key is None or request.headers.get("x-goog-api-key") == self.require_key
+class FakeGemini(NativeFake):
+    unsupported = NativeFake.unsupported | {"argument_pieces"}
+    key_header = "x-goog-api-key"
+    not_json = "Invalid JSON payload received."
+    bad_key = (400, "API key not valid. Please pass a valid API key.")
 
     async def _answer(
         self, request: _Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> bool:
         found = _PATH.fullmatch(request.path)
         if request.method == "POST" and found:
-            return await self._generate(request, found.group(1), writer)
+            model = found.group(1)
+            return await self._streamed_call(
+                request, writer, lambda body: self._take_model_call(request, model, body)
+            )
         return await super()._answer(request, reader, writer)
 
-    async def _generate(self, request: _Request, model: str, writer: asyncio.StreamWriter) -> bool:
-        try:
-            body = orjson.loads(request.raw_body)
-        except orjson.JSONDecodeError:
-            await _send_error(writer, 400, "Invalid JSON payload received.")
-            return True
-        call = self._take_model_call(request, model, body if isinstance(body, dict) else {})
-        wanted = call.behaviour.require_key
-        if not self._authorized(request) or (
-            wanted is not None and request.headers.get("x-goog-api-key") != wanted
-        ):
-            await _send_error(writer, 400, "API key not valid. Please pass a valid API key.")
-            return True
-        if (invalid := _invalid(call.body)) is not None:
-            await _send_error(writer, 400, invalid)
-            return True
-        if call.failing:
-            status = call.behaviour.status or 500
-            message = call.behaviour.error_message or _DEFAULT_ERRORS.get(status, f"error {status}")
-            after = call.behaviour.retry_after
-            await _send_error(writer, status, message, {} if after is None else {"retry-after": f"{after:g}"})
-            return True
-        return await _GenerateReply(call, writer).send()
+    def _error_body(self, status: int, message: str) -> dict[str, Any]:
+        return {"error": {"code": status, "message": message, "status": _STATUS_NAMES.get(status, "UNKNOWN")}}
+
+    def _invalid(self, body: dict[str, Any]) -> str | None:
+        contents = body.get("contents")
+        if not isinstance(contents, list) or not contents:
+            return "* GenerateContentRequest.contents: contents is not specified"
+        roles = [content.get("role") if isinstance(content, dict) else None for content in contents]
+        if any(role not in ("user", "model") for role in roles):
+            return "Please use a valid role: user, model."
+        if any(first == second for first, second in itertools.pairwise(roles)):
+            return "Please ensure that multiturn requests alternate between user and model."
+        for tool in body.get("tools") or []:
+            for declaration in tool.get("functionDeclarations") or []:
+                if (unknown := _unknown_key(declaration.get("parameters") or {})) is not None:
+                    return f'Invalid JSON payload received. Unknown name "{unknown}": Cannot find field.'
+        return None
+
+    def _reply(self, call: _Call, writer: asyncio.StreamWriter) -> ChunkedReply:
+        return _GenerateReply(call, writer)
 
     def _take_model_call(self, request: _Request, model: str, body: dict[str, Any]) -> _Call:
         """Record the request under the model its path names, and decide how it is answered
@@ -134,23 +126,6 @@ class FakeGemini(FakeUpstream):
             return _Call(model, body, behaviour, failing, self._serial)
 
 
-def _invalid(body: dict[str, Any]) -> str | None:
-    """What the real service would refuse in this request, or None."""
-    contents = body.get("contents")
-    if not isinstance(contents, list) or not contents:
-        return "* GenerateContentRequest.contents: contents is not specified"
-    roles = [content.get("role") if isinstance(content, dict) else None for content in contents]
-    if any(role not in ("user", "model") for role in roles):
-        return "Please use a valid role: user, model."
-    if any(first == second for first, second in itertools.pairwise(roles)):
-        return "Please ensure that multiturn requests alternate between user and model."
-    for tool in body.get("tools") or []:
-        for declaration in tool.get("functionDeclarations") or []:
-            if (unknown := _unknown_key(declaration.get("parameters") or {})) is not None:
-                return f'Invalid JSON payload received. Unknown name "{unknown}": Cannot find field.'
-    return None
-
-
 def _unknown_key(schema: dict[str, Any]) -> str | None:
     """The first key, here or in a nested schema, that Gemini's `Schema` does not have."""
     for key in schema:
@@ -164,25 +139,16 @@ def _unknown_key(schema: dict[str, Any]) -> str | None:
     return None
 
 
-class _GenerateReply:
-    """Writes the event stream answering one request, according to its behaviour."""
-
-    def __init__(self, call: _Call, writer: asyncio.StreamWriter) -> None:
-        self.call = call
-        self.behaviour = call.behaviour
-        self.writer = writer
+class _GenerateReply(ChunkedReply):
+    """Writes the `alt=sse` event stream answering one request."""
 
     async def send(self) -> bool:
         b = self.behaviour
-        if b.delay:
-            await asyncio.sleep(b.delay)
-        await _send_head(
-            self.writer, 200, {"content-type": "text/event-stream", "transfer-encoding": "chunked"}
-        )
+        await self.start()
         if b.reasoning:
             await self._event([{"text": b.reasoning, "thought": True}])
-        pieces = _split(self.call.text, b.chunks)
-        stop_at = min((n for n in (b.reset_after, b.error_after) if n is not None), default=None)
+        pieces = split(self.call.text, b.chunks)
+        stop_at = self.stop_at
         for piece in pieces[:stop_at]:
             if b.chunk_delay:
                 await asyncio.sleep(b.chunk_delay)
@@ -195,7 +161,7 @@ class _GenerateReply:
             ]
             await self._event(calls)
         await self._event([{"text": ""}], finish=b.finish_reason or "STOP")
-        await self._end()
+        await self.end()
         return True
 
     async def _break_off(self, *, reset: bool) -> bool:
@@ -208,17 +174,13 @@ class _GenerateReply:
         await self._write(
             {"error": {"code": status, "message": message, "status": _STATUS_NAMES.get(status)}}
         )
-        await self._end()
+        await self.end()
         return True
 
     def _usage(self) -> dict[str, int]:
-        b = self.behaviour
-        prompt, answer = b.usage or (
-            max(1, len(orjson.dumps(self.call.body.get("contents", []))) // 4),
-            len(self.call.text.split()),
-        )
+        prompt, answer = self.tokens("contents")
         usage = {"promptTokenCount": prompt, "candidatesTokenCount": answer}
-        thoughts = len(b.reasoning.split())
+        thoughts = len(self.behaviour.reasoning.split())
         if thoughts:
             usage["thoughtsTokenCount"] = thoughts
         usage["totalTokenCount"] = sum(usage.values())
@@ -238,24 +200,4 @@ class _GenerateReply:
                            "responseId": f"fake-response-{self.call.serial}"})  # fmt: skip
 
     async def _write(self, event: dict[str, Any]) -> None:
-        frame = b"data: " + orjson.dumps(event) + b"\r\n\r\n"
-        self.writer.write(b"%x\r\n%s\r\n" % (len(frame), frame))
-        await self.writer.drain()
-
-    async def _end(self) -> None:
-        self.writer.write(b"0\r\n\r\n")
-        await self.writer.drain()
-
-
-def _split(text: str, pieces: int) -> list[str]:
-    if not text:
-        return []
-    size = math.ceil(len(text) / max(1, pieces))
-    return [text[start : start + size] for start in range(0, len(text), size)]
-
-
-async def _send_error(
-    writer: asyncio.StreamWriter, status: int, message: str, extra: dict[str, str] | None = None
-) -> None:
-    error = {"error": {"code": status, "message": message, "status": _STATUS_NAMES.get(status, "UNKNOWN")}}
-    await _send(writer, status, orjson.dumps(error), {"content-type": "application/json", **(extra or {})})
+        await self.frame(b"data: " + orjson.dumps(event) + b"\r\n\r\n")

@@ -3,21 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import orjson
 import pytest
 
-from panelgate.core.turn import TurnReader
 from panelgate.upstream.anthropic_messages import AnthropicOutbound
 from panelgate.upstream.anthropic_request import DEFAULT_MAX_TOKENS
 from panelgate.upstream.anthropic_stream import AnthropicChunkReader
 from panelgate.upstream.errors import UpstreamBadReply, UpstreamError, UpstreamStatusError
-from panelgate.upstream.outbound import OutboundApi
-from panelgate.upstream.transport import HttpPool
 from tests.support.anthropic_upstream import FakeAnthropic
+from tests.upstream.native_helpers import (
+    NativeMember,
+    ask,
+    content_deltas,
+    finish_reasons,
+    fresh,
+    text_of,
+    tool_call_deltas,
+    turn_of,
+)
 
 API = AnthropicOutbound()
+CLAUDE = NativeMember(API, "claude-x", provider="claude-endpoint", key="sk-ant-test")
 PNG = "data:image/png;base64,iVBORw0KGgo="
 LOOKUP = {
     "type": "function",
@@ -59,15 +68,6 @@ CONVERSATION: dict[str, Any] = {
 }
 
 
-def translated(chat: dict[str, Any], served_id: str = "claude-x") -> dict[str, Any]:
-    body: dict[str, Any] = orjson.loads(API.body(served_id, chat))
-    return body
-
-
-def ask(text: str, **fields: Any) -> dict[str, Any]:
-    return {"messages": [{"role": "user", "content": text}], **fields}
-
-
 @pytest.fixture(scope="module")
 def anthropic_server() -> Iterator[FakeAnthropic]:
     with FakeAnthropic() as server:
@@ -76,49 +76,7 @@ def anthropic_server() -> Iterator[FakeAnthropic]:
 
 @pytest.fixture
 def anthropic(anthropic_server: FakeAnthropic) -> FakeAnthropic:
-    anthropic_server.reset()
-    anthropic_server.require_key = None
-    return anthropic_server
-
-
-async def exchange(
-    api: OutboundApi, base_url: str, served_id: str, chat: dict[str, Any], key: str | None = "sk-ant-test"
-) -> tuple[int, list[bytes]]:
-    """POST the adapter's request through a real socket; the status and the body as it was read."""
-    pool = HttpPool(connect_timeout=5.0, keepalive_s=5.0)
-    try:
-        request = pool.request(
-            "POST", api.url(base_url, served_id), api.headers(key, {}), api.body(served_id, chat)
-        )
-        async with request as reply:
-            reads = []
-            while data := await reply.read():
-                reads.append(data)
-            return reply.status, reads
-    finally:
-        await pool.aclose()
-
-
-def read_all(reads: list[bytes], max_bytes: int = 1 << 20) -> list[dict[str, Any]]:
-    reader = API.reader("claude-endpoint", max_bytes)
-    chunks = [chunk for data in reads for chunk in reader.feed(data)]
-    return chunks + reader.close()
-
-
-async def streamed(
-    anthropic: FakeAnthropic, chat: dict[str, Any], served_id: str = "claude-x"
-) -> list[bytes]:
-    status, reads = await exchange(API, anthropic.url, served_id, chat)
-    assert status == 200, b"".join(reads)
-    return reads
-
-
-def turn_of(chunks: list[dict[str, Any]]) -> TurnReader:
-    """The chunks as the engine reads them."""
-    turn = TurnReader()
-    for chunk in chunks:
-        turn.feed(chunk)
-    return turn
+    return fresh(anthropic_server)
 
 
 # ---- the request -------------------------------------------------------------------
@@ -133,7 +91,7 @@ def test_request_goes_to_messages_with_the_key_and_version_headers():
 
 
 def test_system_messages_are_joined_into_the_system_field():
-    body = translated(
+    body = CLAUDE.translated(
         {
             "messages": [
                 {"role": "system", "content": "Be terse."},
@@ -147,7 +105,7 @@ def test_system_messages_are_joined_into_the_system_field():
 
 
 def test_images_become_base64_and_url_image_blocks():
-    content = translated(CONVERSATION)["messages"][0]["content"]
+    content = CLAUDE.translated(CONVERSATION)["messages"][0]["content"]
     assert content[1] == {
         "type": "image",
         "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="},
@@ -157,12 +115,14 @@ def test_images_become_base64_and_url_image_blocks():
 
 def test_a_percent_encoded_data_url_is_sent_base64_encoded():
     part = {"type": "image_url", "image_url": {"url": "data:image/svg+xml,%3Csvg%2F%3E"}}
-    block = translated({"messages": [{"role": "user", "content": [part]}]})["messages"][0]["content"][0]
+    block = CLAUDE.translated({"messages": [{"role": "user", "content": [part]}]})["messages"][0]["content"][
+        0
+    ]
     assert block["source"] == {"type": "base64", "media_type": "image/svg+xml", "data": "PHN2Zy8+"}
 
 
 def test_assistant_tool_calls_become_tool_use_blocks_with_parsed_input():
-    assistant = translated(CONVERSATION)["messages"][1]
+    assistant = CLAUDE.translated(CONVERSATION)["messages"][1]
     assert assistant == {
         "role": "assistant",
         "content": [
@@ -174,7 +134,7 @@ def test_assistant_tool_calls_become_tool_use_blocks_with_parsed_input():
 
 def test_tool_arguments_that_are_not_a_json_object_are_kept_under_raw():
     call = {"id": "call_9", "type": "function", "function": {"name": "lookup", "arguments": '{"q": "ca'}}
-    body = translated(
+    body = CLAUDE.translated(
         {
             "messages": [
                 {"role": "user", "content": "hi"},
@@ -186,7 +146,7 @@ def test_tool_arguments_that_are_not_a_json_object_are_kept_under_raw():
 
 
 def test_tool_results_become_one_user_message_of_tool_result_blocks():
-    last = translated(CONVERSATION)["messages"][2]
+    last = CLAUDE.translated(CONVERSATION)["messages"][2]
     assert last == {
         "role": "user",
         "content": [
@@ -198,7 +158,7 @@ def test_tool_results_become_one_user_message_of_tool_result_blocks():
 
 
 def test_consecutive_messages_of_one_role_are_merged_and_empty_text_left_out():
-    body = translated(
+    body = CLAUDE.translated(
         {
             "messages": [
                 {"role": "user", "content": "one"},
@@ -214,7 +174,7 @@ def test_consecutive_messages_of_one_role_are_merged_and_empty_text_left_out():
 
 def test_tool_call_ids_anthropic_refuses_are_rewritten_alike_in_use_and_result():
     call = {"id": "functions.lookup:0", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
-    body = translated(
+    body = CLAUDE.translated(
         {
             "messages": [
                 {"role": "user", "content": "hi"},
@@ -229,7 +189,7 @@ def test_tool_call_ids_anthropic_refuses_are_rewritten_alike_in_use_and_result()
 
 
 def test_tools_become_input_schemas_and_tool_choice_anthropic_words():
-    body = translated({**CONVERSATION, "tool_choice": "required", "parallel_tool_calls": False})
+    body = CLAUDE.translated({**CONVERSATION, "tool_choice": "required", "parallel_tool_calls": False})
     assert body["tools"] == [
         {
             "name": "lookup",
@@ -249,24 +209,24 @@ def test_tools_become_input_schemas_and_tool_choice_anthropic_words():
     ],
 )
 def test_tool_choice_is_translated(choice: object, expected: dict[str, Any]):
-    assert translated({**CONVERSATION, "tool_choice": choice})["tool_choice"] == expected
+    assert CLAUDE.translated({**CONVERSATION, "tool_choice": choice})["tool_choice"] == expected
 
 
 def test_tool_choice_without_tools_is_dropped():
-    assert "tool_choice" not in translated(ask("hi", tool_choice="auto"))
+    assert "tool_choice" not in CLAUDE.translated(ask("hi", tool_choice="auto"))
 
 
 def test_max_tokens_comes_from_max_completion_tokens_else_max_tokens_else_a_default():
-    assert translated(ask("hi", max_completion_tokens=300, max_tokens=50))["max_tokens"] == 300
-    assert translated(ask("hi", max_tokens=50))["max_tokens"] == 50
-    assert translated(ask("hi"))["max_tokens"] == DEFAULT_MAX_TOKENS
+    assert CLAUDE.translated(ask("hi", max_completion_tokens=300, max_tokens=50))["max_tokens"] == 300
+    assert CLAUDE.translated(ask("hi", max_tokens=50))["max_tokens"] == 50
+    assert CLAUDE.translated(ask("hi"))["max_tokens"] == DEFAULT_MAX_TOKENS
 
 
 def test_sampling_fields_pass_within_anthropic_ranges():
-    body = translated(ask("hi", temperature=1.6, top_p=0.9, stop="END", seed=3, frequency_penalty=1))
+    body = CLAUDE.translated(ask("hi", temperature=1.6, top_p=0.9, stop="END", seed=3, frequency_penalty=1))
     assert body["temperature"] == 1.0 and "top_p" not in body
     assert body["stop_sequences"] == ["END"] and "seed" not in body and "frequency_penalty" not in body
-    assert translated(ask("hi", top_p=0.5, stop=["a", "b"]))["top_p"] == 0.5
+    assert CLAUDE.translated(ask("hi", top_p=0.5, stop=["a", "b"]))["top_p"] == 0.5
 
 
 def test_a_json_schema_response_format_becomes_an_instruction_in_system():
@@ -274,7 +234,9 @@ def test_a_json_schema_response_format_becomes_an_instruction_in_system():
     chat = ask(
         "count", response_format={"type": "json_schema", "json_schema": {"name": "n", "schema": schema}}
     )
-    body = translated({**chat, "messages": [{"role": "system", "content": "Be exact."}, *chat["messages"]]})
+    body = CLAUDE.translated(
+        {**chat, "messages": [{"role": "system", "content": "Be exact."}, *chat["messages"]]}
+    )
     assert body["system"].startswith("Be exact.\n\nAnswer with JSON only")
     assert orjson.dumps(schema).decode() in body["system"] and "response_format" not in body
 
@@ -299,9 +261,9 @@ def test_what_anthropic_cannot_take_is_refused_saying_why(message: dict[str, Any
 
 async def test_the_member_receives_the_translated_conversation_and_headers(anthropic: FakeAnthropic):
     anthropic.require_key = "sk-ant-test"
-    await streamed(anthropic, CONVERSATION)
+    await CLAUDE.streamed(anthropic, CONVERSATION)
     received = anthropic.requests_for("claude-x")[0]
-    assert received.path == "/v1/messages" and received.body == translated(CONVERSATION)
+    assert received.path == "/v1/messages" and received.body == CLAUDE.translated(CONVERSATION)
     assert received.body["stream"] is True and received.body["model"] == "claude-x"
     assert received.headers["x-api-key"] == "sk-ant-test"
     assert received.headers["anthropic-version"] == "2023-06-01"
@@ -312,11 +274,10 @@ async def test_the_member_receives_the_translated_conversation_and_headers(anthr
 
 async def test_streamed_text_arrives_as_content_chunks_then_usage(anthropic: FakeAnthropic):
     anthropic.behave("claude-x", answer="one two three four", chunks=4, usage=(31, 4))
-    chunks = read_all(await streamed(anthropic, ask("count")))
-    texts = [c["choices"][0]["delta"]["content"] for c in chunks if c["choices"] and c["choices"][0]["delta"]]
-    assert texts == ["", "one t", "wo th", "ree f", "our"]
+    chunks = CLAUDE.read_all(await CLAUDE.streamed(anthropic, ask("count")))
+    assert content_deltas(chunks) == ["", "one t", "wo th", "ree f", "our"]
     assert chunks[0]["choices"][0]["delta"]["role"] == "assistant"
-    assert [c["choices"][0]["finish_reason"] for c in chunks if c["choices"]][-1] == "stop"
+    assert finish_reasons(chunks)[-1] == "stop"
     assert chunks[-1]["choices"] == []
     assert chunks[-1]["usage"] == {"prompt_tokens": 31, "completion_tokens": 4, "total_tokens": 35}
     assert {c["object"] for c in chunks} == {"chat.completion.chunk"} and chunks[0]["model"] == "claude-x"
@@ -327,12 +288,8 @@ async def test_tool_use_blocks_arrive_as_tool_call_deltas_whose_arguments_join_t
 ):
     arguments = [{"q": "cat", "limit": 3, "tags": ["a", "b"]}, {"q": "dog"}]
     anthropic.behave("claude-x", tool_calls=[{"name": "lookup", "arguments": a} for a in arguments])
-    chunks = read_all(await streamed(anthropic, {**ask("look"), "tools": [LOOKUP]}))
-    deltas = [
-        c["choices"][0]["delta"]["tool_calls"][0]
-        for c in chunks
-        if "tool_calls" in (c["choices"] or [{}])[0].get("delta", {})
-    ]
+    chunks = CLAUDE.read_all(await CLAUDE.streamed(anthropic, {**ask("look"), "tools": [LOOKUP]}))
+    deltas = tool_call_deltas(chunks)
     first = deltas[0]
     assert first["index"] == 0 and first["type"] == "function" and first["id"].startswith("toolu_")
     assert first["function"] == {"name": "lookup", "arguments": ""}
@@ -345,7 +302,7 @@ async def test_tool_use_blocks_arrive_as_tool_call_deltas_whose_arguments_join_t
 
 async def test_thinking_arrives_as_reasoning_content(anthropic: FakeAnthropic):
     anthropic.behave("claude-x", answer="42", reasoning="six times seven")
-    turn = turn_of(read_all(await streamed(anthropic, ask("why"))))
+    turn = turn_of(CLAUDE.read_all(await CLAUDE.streamed(anthropic, ask("why"))))
     assert turn.reasoning == "six times seven" and turn.text == "42" and turn.finish_reason == "stop"
 
 
@@ -357,7 +314,7 @@ async def test_stop_reasons_become_openai_finish_reasons(
     anthropic: FakeAnthropic, stop_reason: str, finish: str
 ):
     anthropic.behave("claude-x", answer="cut", finish_reason=stop_reason)
-    assert turn_of(read_all(await streamed(anthropic, ask("go")))).finish_reason == finish
+    assert turn_of(CLAUDE.read_all(await CLAUDE.streamed(anthropic, ask("go")))).finish_reason == finish
 
 
 async def test_the_engine_reads_the_whole_turn_from_the_chunks(anthropic: FakeAnthropic):
@@ -367,7 +324,7 @@ async def test_the_engine_reads_the_whole_turn_from_the_chunks(anthropic: FakeAn
         usage=(12, 9),
         tool_calls=[{"name": "lookup", "arguments": {"q": "x"}}],
     )
-    turn = turn_of(read_all(await streamed(anthropic, {**ask("look"), "tools": [LOOKUP]})))
+    turn = turn_of(CLAUDE.read_all(await CLAUDE.streamed(anthropic, {**ask("look"), "tools": [LOOKUP]})))
     assert turn.text == "Let me look." and turn.tool_calls[0].arguments == '{"q":"x"}'
     assert (turn.usage.tokens_in, turn.usage.tokens_out) == (12, 9)
 
@@ -376,18 +333,18 @@ async def test_a_stream_read_one_byte_at_a_time_gives_the_same_chunks(anthropic:
     anthropic.behave(
         "claude-x", answer="héllo wörld", chunks=3, tool_calls=[{"name": "lookup", "arguments": {}}]
     )
-    whole = b"".join(await streamed(anthropic, ask("hi")))
-    by_byte = read_all([whole[i : i + 1] for i in range(len(whole))])
-    at_once = read_all([whole])
+    whole = b"".join(await CLAUDE.streamed(anthropic, ask("hi")))
+    by_byte = CLAUDE.read_all([whole[i : i + 1] for i in range(len(whole))])
+    at_once = CLAUDE.read_all([whole])
     assert [{**c, "created": 0} for c in by_byte] == [{**c, "created": 0} for c in at_once]
 
 
 async def test_an_error_event_is_refused_after_the_text_before_it(anthropic: FakeAnthropic):
     anthropic.behave("claude-x", answer="partial answer", chunks=2, error_after=1)
-    reads = await streamed(anthropic, ask("go"))
-    reader = API.reader("claude-endpoint", 1 << 20)
+    reads = await CLAUDE.streamed(anthropic, ask("go"))
+    reader = CLAUDE.reader()
     chunks = reader.feed(b"".join(reads))
-    assert "".join(c["choices"][0]["delta"].get("content", "") for c in chunks) == "partial"
+    assert text_of(chunks) == "partial"
     with pytest.raises(UpstreamStatusError) as failed:
         reader.close()
     error = failed.value
@@ -397,8 +354,8 @@ async def test_an_error_event_is_refused_after_the_text_before_it(anthropic: Fak
 
 async def test_an_error_event_alone_is_raised_at_once(anthropic: FakeAnthropic):
     anthropic.behave("claude-x", answer="x", error_after=0, status=429, error_message="Rate limited")
-    reads = await streamed(anthropic, ask("go"))
-    reader = API.reader("claude-endpoint", 1 << 20)
+    reads = await CLAUDE.streamed(anthropic, ask("go"))
+    reader = CLAUDE.reader()
     frames = b"".join(reads).split(b"\n\n")
     assert reader.feed(frames[0] + b"\n\n")  # message_start
     with pytest.raises(UpstreamStatusError, match="Rate limited") as failed:
@@ -408,18 +365,20 @@ async def test_an_error_event_alone_is_raised_at_once(anthropic: FakeAnthropic):
 
 async def test_a_stream_cut_before_the_stop_reason_is_refused(anthropic: FakeAnthropic):
     anthropic.behave("claude-x", answer="cut short")
-    whole = b"".join(await streamed(anthropic, ask("go")))
+    whole = b"".join(await CLAUDE.streamed(anthropic, ask("go")))
     cut = whole[: whole.index(b"event: message_delta")]
     with pytest.raises(UpstreamBadReply, match="stopped before the reply was complete") as failed:
-        read_all([cut])
+        CLAUDE.read_all([cut])
     assert failed.value.partial_text == "cut short"
 
 
 async def test_a_reply_past_the_byte_cap_is_refused(anthropic: FakeAnthropic):
     anthropic.behave("claude-x", answer="word " * 400, chunks=20)
-    reads = await streamed(anthropic, ask("go"))
+    reads = await CLAUDE.streamed(anthropic, ask("go"))
     with pytest.raises(UpstreamBadReply, match="1,000-byte cap"):
-        read_all([b"".join(reads)[i : i + 100] for i in range(0, sum(map(len, reads)), 100)], max_bytes=1000)
+        CLAUDE.read_all(
+            [b"".join(reads)[i : i + 100] for i in range(0, sum(map(len, reads)), 100)], max_bytes=1000
+        )
 
 
 @pytest.mark.parametrize(
@@ -436,7 +395,7 @@ async def test_a_reply_past_the_byte_cap_is_refused(anthropic: FakeAnthropic):
 )
 def test_bytes_that_are_not_a_messages_stream_are_refused(body: bytes, says: str):
     with pytest.raises(UpstreamBadReply, match=says):
-        read_all([body] if body else [])
+        CLAUDE.read_all([body] if body else [])
 
 
 def test_a_reply_ended_by_its_stop_reason_without_message_stop_is_complete():
@@ -446,21 +405,21 @@ def test_a_reply_ended_by_its_stop_reason_without_message_stop_is_complete():
         b'data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":"ok"}}\n\n'
         b'data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1}}\n\n'
     )
-    chunks = read_all([stream])
+    chunks = CLAUDE.read_all([stream])
     assert turn_of(chunks).text == "ok"
     assert chunks[-1]["usage"] == {"prompt_tokens": 25, "completion_tokens": 1, "total_tokens": 26}
 
 
 async def test_error_text_reads_anthropic_error_bodies(anthropic: FakeAnthropic):
     anthropic.behave("claude-x", status=529, error_message="Overloaded")
-    status, reads = await exchange(API, anthropic.url, "claude-x", ask("go"))
+    status, reads = await CLAUDE.exchange(anthropic.url, ask("go"))
     assert status == 529 and API.error_text(b"".join(reads)) == "overloaded_error: Overloaded"
     assert API.error_text(b"upstream connect error") == "upstream connect error"
 
 
 async def test_a_missing_key_is_answered_with_an_authentication_error(anthropic: FakeAnthropic):
     anthropic.require_key = "sk-ant-right"
-    status, reads = await exchange(API, anthropic.url, "claude-x", ask("go"), key="sk-ant-wrong")
+    status, reads = await replace(CLAUDE, key="sk-ant-wrong").exchange(anthropic.url, ask("go"))
     assert status == 401 and API.error_text(b"".join(reads)).startswith("authentication_error")
 
 
@@ -478,6 +437,6 @@ def test_a_tool_use_block_without_input_deltas_gets_empty_object_arguments():
         b'data: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":2}}\n'
         b'data: {"type":"message_stop"}\n'
     )
-    turn = turn_of(read_all([stream]))
+    turn = turn_of(CLAUDE.read_all([stream]))
     assert [(call.id, call.name, call.arguments) for call in turn.tool_calls] == [("toolu_1", "now", "{}")]
     assert turn.finish_reason == "tool_calls"

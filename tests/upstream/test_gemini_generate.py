@@ -9,16 +9,24 @@ from typing import Any
 import orjson
 import pytest
 
-from panelgate.core.turn import TurnReader
 from panelgate.upstream.errors import UpstreamBadReply, UpstreamError, UpstreamStatusError
 from panelgate.upstream.gemini_generate import GeminiOutbound
 from panelgate.upstream.gemini_request import SKIP_SIGNATURE
 from panelgate.upstream.gemini_schema import gemini_schema
-from panelgate.upstream.outbound import OutboundApi
-from panelgate.upstream.transport import HttpPool
 from tests.support.gemini_upstream import FakeGemini
+from tests.upstream.native_helpers import (
+    NativeMember,
+    ask,
+    content_deltas,
+    finish_reasons,
+    fresh,
+    text_of,
+    tool_call_deltas,
+    turn_of,
+)
 
 API = GeminiOutbound()
+GEMINI = NativeMember(API, "gemini-x", provider="gemini-endpoint", key="AIza-test-key")
 PNG = "data:image/png;base64,iVBORw0KGgo="
 LOOKUP_PARAMETERS = {
     "$schema": "http://json-schema.org/draft-07/schema#",
@@ -75,15 +83,6 @@ CONVERSATION: dict[str, Any] = {
 }
 
 
-def translated(chat: dict[str, Any]) -> dict[str, Any]:
-    body: dict[str, Any] = orjson.loads(API.body("gemini-x", chat))
-    return body
-
-
-def ask(text: str, **fields: Any) -> dict[str, Any]:
-    return {"messages": [{"role": "user", "content": text}], **fields}
-
-
 @pytest.fixture(scope="module")
 def gemini_server() -> Iterator[FakeGemini]:
     with FakeGemini() as server:
@@ -92,43 +91,7 @@ def gemini_server() -> Iterator[FakeGemini]:
 
 @pytest.fixture
 def gemini(gemini_server: FakeGemini) -> FakeGemini:
-    gemini_server.reset()
-    gemini_server.require_key = None
-    return gemini_server
-
-
-async def exchange(
-    api: OutboundApi,
-    base_url: str,
-    served_id: str,
-    chat: dict[str, Any],
-    key: str | None = "AIza-test-key",
-    body: bytes | None = None,
-) -> tuple[int, list[bytes]]:
-    """POST the adapter's request (or `body`) through a real socket; the status and the body as read."""
-    pool = HttpPool(connect_timeout=5.0, keepalive_s=5.0)
-    try:
-        sent = api.body(served_id, chat) if body is None else body
-        request = pool.request("POST", api.url(base_url, served_id), api.headers(key, {}), sent)
-        async with request as reply:
-            reads = []
-            while data := await reply.read():
-                reads.append(data)
-            return reply.status, reads
-    finally:
-        await pool.aclose()
-
-
-def read_all(reads: list[bytes], max_bytes: int = 1 << 20) -> list[dict[str, Any]]:
-    reader = API.reader("gemini-endpoint", max_bytes)
-    chunks = [chunk for data in reads for chunk in reader.feed(data)]
-    return chunks + reader.close()
-
-
-async def streamed(gemini: FakeGemini, chat: dict[str, Any], served_id: str = "gemini-x") -> list[bytes]:
-    status, reads = await exchange(API, gemini.url, served_id, chat)
-    assert status == 200, b"".join(reads)
-    return reads
+    return fresh(gemini_server)
 
 
 def comparable(chunks: list[dict[str, Any]]) -> str:
@@ -136,14 +99,6 @@ def comparable(chunks: list[dict[str, Any]]) -> str:
     and the random part of the call ids they generate."""
     text = orjson.dumps([{**chunk, "created": 0} for chunk in chunks]).decode()
     return re.sub(r'"id":"call_[0-9a-f]+_', '"id":"call_', text)
-
-
-def turn_of(chunks: list[dict[str, Any]]) -> TurnReader:
-    """The chunks as the engine reads them."""
-    turn = TurnReader()
-    for chunk in chunks:
-        turn.feed(chunk)
-    return turn
 
 
 # ---- the request -------------------------------------------------------------------
@@ -161,22 +116,24 @@ def test_request_streams_as_sse_with_the_key_in_a_header_not_the_url():
 
 
 def test_system_messages_become_the_system_instruction():
-    body = translated(CONVERSATION)
+    body = GEMINI.translated(CONVERSATION)
     assert body["systemInstruction"] == {"parts": [{"text": "You are terse."}]}
     assert [content["role"] for content in body["contents"]] == ["user", "model", "user"]
 
 
 def test_images_become_inline_data_and_file_data_parts():
-    parts = translated(CONVERSATION)["contents"][0]["parts"]
+    parts = GEMINI.translated(CONVERSATION)["contents"][0]["parts"]
     assert parts[1] == {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}
     assert parts[2] == {"fileData": {"mimeType": "image/png", "fileUri": "https://example.com/cat.png"}}
     unknown = {"type": "image_url", "image_url": {"url": "https://example.com/render?id=3"}}
-    only = translated({"messages": [{"role": "user", "content": [unknown]}]})["contents"][0]["parts"][0]
+    only = GEMINI.translated({"messages": [{"role": "user", "content": [unknown]}]})["contents"][0]["parts"][
+        0
+    ]
     assert only["fileData"]["mimeType"] == "image/jpeg"
 
 
 def test_assistant_tool_calls_become_function_call_parts_with_a_placeholder_signature():
-    model = translated(CONVERSATION)["contents"][1]
+    model = GEMINI.translated(CONVERSATION)["contents"][1]
     assert model == {
         "role": "model",
         "parts": [
@@ -188,7 +145,7 @@ def test_assistant_tool_calls_become_function_call_parts_with_a_placeholder_sign
 
 
 def test_tool_results_become_function_responses_named_after_their_calls():
-    last = translated(CONVERSATION)["contents"][2]
+    last = GEMINI.translated(CONVERSATION)["contents"][2]
     assert last == {
         "role": "user",
         "parts": [
@@ -214,14 +171,14 @@ def test_a_tool_result_for_a_call_never_made_is_refused():
 
 def test_tool_arguments_that_are_not_a_json_object_are_kept_under_raw():
     call = {"id": "c", "type": "function", "function": {"name": "lookup", "arguments": "[1, 2]"}}
-    body = translated(
+    body = GEMINI.translated(
         {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [call]}]}
     )
     assert body["contents"][1]["parts"][0]["functionCall"]["args"] == {"raw": "[1, 2]"}
 
 
 def test_tool_parameters_keep_only_what_gemini_accepts():
-    declarations = translated(CONVERSATION)["tools"][0]["functionDeclarations"]
+    declarations = GEMINI.translated(CONVERSATION)["tools"][0]["functionDeclarations"]
     assert declarations[0] == {
         "name": "lookup",
         "description": "Look a word up.",
@@ -266,12 +223,12 @@ def test_schema_variants_become_any_of_and_null_becomes_nullable():
     ],
 )
 def test_tool_choice_becomes_the_function_calling_config(choice: object, expected: dict[str, Any]):
-    body = translated({**CONVERSATION, "tool_choice": choice, "parallel_tool_calls": False})
+    body = GEMINI.translated({**CONVERSATION, "tool_choice": choice, "parallel_tool_calls": False})
     assert body["toolConfig"] == {"functionCallingConfig": expected}
 
 
 def test_sampling_fields_become_the_generation_config():
-    body = translated(
+    body = GEMINI.translated(
         ask("hi", temperature=1.5, top_p=0.9, max_tokens=50, max_completion_tokens=300, stop="END", seed=7)
     )
     assert body["generationConfig"] == {
@@ -281,7 +238,7 @@ def test_sampling_fields_become_the_generation_config():
         "maxOutputTokens": 300,
         "stopSequences": ["END"],
     }
-    assert "generationConfig" not in translated(ask("hi"))
+    assert "generationConfig" not in GEMINI.translated(ask("hi"))
 
 
 def test_response_format_asks_for_json_with_its_schema():
@@ -289,11 +246,11 @@ def test_response_format_asks_for_json_with_its_schema():
     chat = ask(
         "count", response_format={"type": "json_schema", "json_schema": {"name": "n", "schema": schema}}
     )
-    assert translated(chat)["generationConfig"] == {
+    assert GEMINI.translated(chat)["generationConfig"] == {
         "responseMimeType": "application/json",
         "responseSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
     }
-    plain = translated(ask("count", response_format={"type": "json_object"}))
+    plain = GEMINI.translated(ask("count", response_format={"type": "json_object"}))
     assert plain["generationConfig"] == {"responseMimeType": "application/json"}
 
 
@@ -316,10 +273,10 @@ def test_what_gemini_cannot_take_is_refused_saying_why(message: dict[str, Any], 
 
 async def test_the_member_receives_the_translated_conversation_under_its_model_path(gemini: FakeGemini):
     gemini.require_key = "AIza-test-key"
-    await streamed(gemini, CONVERSATION)
+    await GEMINI.streamed(gemini, CONVERSATION)
     received = gemini.requests_for("gemini-x")[0]
     assert received.path == "/v1/models/gemini-x:streamGenerateContent"
-    assert received.body == translated(CONVERSATION) and "model" not in received.body
+    assert received.body == GEMINI.translated(CONVERSATION) and "model" not in received.body
     assert received.headers["x-goog-api-key"] == "AIza-test-key"
 
 
@@ -328,11 +285,10 @@ async def test_the_member_receives_the_translated_conversation_under_its_model_p
 
 async def test_streamed_text_arrives_as_content_chunks_then_usage(gemini: FakeGemini):
     gemini.behave("gemini-x", answer="one two three four", chunks=4, usage=(31, 4))
-    chunks = read_all(await streamed(gemini, ask("count")))
-    texts = [c["choices"][0]["delta"]["content"] for c in chunks if c["choices"] and c["choices"][0]["delta"]]
-    assert texts == ["", "one t", "wo th", "ree f", "our"]
+    chunks = GEMINI.read_all(await GEMINI.streamed(gemini, ask("count")))
+    assert content_deltas(chunks) == ["", "one t", "wo th", "ree f", "our"]
     assert chunks[0]["choices"][0]["delta"]["role"] == "assistant"
-    assert [c["choices"][0]["finish_reason"] for c in chunks if c["choices"]][-1] == "stop"
+    assert finish_reasons(chunks)[-1] == "stop"
     assert chunks[-1]["choices"] == []
     assert chunks[-1]["usage"] == {"prompt_tokens": 31, "completion_tokens": 4, "total_tokens": 35}
     assert chunks[0]["model"] == "gemini-x" and {c["object"] for c in chunks} == {"chat.completion.chunk"}
@@ -347,12 +303,8 @@ async def test_function_calls_arrive_whole_as_tool_calls_with_generated_ids(gemi
             {"name": "now", "arguments": arguments[1]},
         ],
     )
-    chunks = read_all(await streamed(gemini, {**ask("look"), "tools": [LOOKUP, NOW]}))
-    calls = [
-        c["choices"][0]["delta"]["tool_calls"][0]
-        for c in chunks
-        if c["choices"] and "tool_calls" in c["choices"][0]["delta"]
-    ]
+    chunks = GEMINI.read_all(await GEMINI.streamed(gemini, {**ask("look"), "tools": [LOOKUP, NOW]}))
+    calls = tool_call_deltas(chunks)
     assert [call["index"] for call in calls] == [0, 1]
     assert all(call["type"] == "function" and call["id"].startswith("call_") for call in calls)
     assert calls[0]["id"] != calls[1]["id"]
@@ -364,7 +316,7 @@ async def test_function_calls_arrive_whole_as_tool_calls_with_generated_ids(gemi
 
 async def test_thoughts_arrive_as_reasoning_content_and_count_as_reasoning_tokens(gemini: FakeGemini):
     gemini.behave("gemini-x", answer="42", reasoning="six times seven", usage=(10, 1))
-    turn = turn_of(read_all(await streamed(gemini, ask("why"))))
+    turn = turn_of(GEMINI.read_all(await GEMINI.streamed(gemini, ask("why"))))
     assert turn.reasoning == "six times seven" and turn.text == "42"
     assert (turn.usage.tokens_in, turn.usage.tokens_out, turn.usage.tokens_reasoning) == (10, 4, 3)
 
@@ -380,21 +332,21 @@ async def test_thoughts_arrive_as_reasoning_content_and_count_as_reasoning_token
 )
 async def test_finish_reasons_become_openai_finish_reasons(gemini: FakeGemini, reason: str, finish: str):
     gemini.behave("gemini-x", answer="cut", finish_reason=reason)
-    assert turn_of(read_all(await streamed(gemini, ask("go")))).finish_reason == finish
+    assert turn_of(GEMINI.read_all(await GEMINI.streamed(gemini, ask("go")))).finish_reason == finish
 
 
 async def test_a_stream_read_one_byte_at_a_time_gives_the_same_chunks(gemini: FakeGemini):
     gemini.behave("gemini-x", answer="héllo wörld", chunks=3, tool_calls=[{"name": "now", "arguments": {}}])
-    whole = b"".join(await streamed(gemini, ask("hi")))
-    by_byte = read_all([whole[i : i + 1] for i in range(len(whole))])
-    assert comparable(by_byte) == comparable(read_all([whole]))
+    whole = b"".join(await GEMINI.streamed(gemini, ask("hi")))
+    by_byte = GEMINI.read_all([whole[i : i + 1] for i in range(len(whole))])
+    assert comparable(by_byte) == comparable(GEMINI.read_all([whole]))
 
 
 async def test_an_error_event_is_refused_after_the_text_before_it(gemini: FakeGemini):
     gemini.behave("gemini-x", answer="partial answer", chunks=2, error_after=1)
-    reader = API.reader("gemini-endpoint", 1 << 20)
-    chunks = reader.feed(b"".join(await streamed(gemini, ask("go"))))
-    assert "".join(c["choices"][0]["delta"].get("content", "") for c in chunks) == "partial"
+    reader = GEMINI.reader()
+    chunks = reader.feed(b"".join(await GEMINI.streamed(gemini, ask("go"))))
+    assert text_of(chunks) == "partial"
     with pytest.raises(UpstreamStatusError) as failed:
         reader.close()
     error = failed.value
@@ -407,24 +359,24 @@ async def test_an_error_event_saying_quota_is_a_capacity_refusal(gemini: FakeGem
         "gemini-x", answer="x", error_after=0, status=429, error_message="Resource has been exhausted"
     )
     with pytest.raises(UpstreamStatusError, match="Resource has been exhausted") as failed:
-        read_all(await streamed(gemini, ask("go")))
+        GEMINI.read_all(await GEMINI.streamed(gemini, ask("go")))
     assert failed.value.kind == "capacity" and failed.value.status == 429
 
 
 async def test_a_stream_that_ends_without_a_finish_reason_is_refused(gemini: FakeGemini):
     gemini.behave("gemini-x", answer="cut short", chunks=2)
-    whole = b"".join(await streamed(gemini, ask("go")))
+    whole = b"".join(await GEMINI.streamed(gemini, ask("go")))
     cut = whole[: whole.rindex(b"data: ")]
     with pytest.raises(UpstreamBadReply, match="stopped before the reply was complete") as failed:
-        read_all([cut])
+        GEMINI.read_all([cut])
     assert failed.value.partial_text == "cut short"
 
 
 async def test_a_reply_past_the_byte_cap_is_refused(gemini: FakeGemini):
     gemini.behave("gemini-x", answer="word " * 400, chunks=20)
-    whole = b"".join(await streamed(gemini, ask("go")))
+    whole = b"".join(await GEMINI.streamed(gemini, ask("go")))
     with pytest.raises(UpstreamBadReply, match="1,000-byte cap"):
-        read_all([whole[i : i + 100] for i in range(0, len(whole), 100)], max_bytes=1000)
+        GEMINI.read_all([whole[i : i + 100] for i in range(0, len(whole), 100)], max_bytes=1000)
 
 
 @pytest.mark.parametrize(
@@ -441,19 +393,19 @@ async def test_a_reply_past_the_byte_cap_is_refused(gemini: FakeGemini):
 )
 def test_bytes_that_are_not_a_gemini_stream_are_refused(body: bytes, says: str):
     with pytest.raises(UpstreamBadReply, match=says):
-        read_all([body] if body else [])
+        GEMINI.read_all([body] if body else [])
 
 
 def test_a_blocked_prompt_finishes_as_content_filter():
     event = b'{"promptFeedback": {"blockReason": "SAFETY"}, "usageMetadata": {"promptTokenCount": 9}}'
-    chunks = read_all([b"data: " + event + b"\r\n\r\n"])
+    chunks = GEMINI.read_all([b"data: " + event + b"\r\n\r\n"])
     assert turn_of(chunks).finish_reason == "content_filter"
     assert chunks[-1]["usage"]["prompt_tokens"] == 9
 
 
 async def test_error_text_reads_google_error_bodies(gemini: FakeGemini):
     gemini.behave("gemini-x", status=429, error_message="Quota exceeded for metric")
-    status, reads = await exchange(API, gemini.url, "gemini-x", ask("go"))
+    status, reads = await GEMINI.exchange(gemini.url, ask("go"))
     assert (
         status == 429 and API.error_text(b"".join(reads)) == "Quota exceeded for metric (RESOURCE_EXHAUSTED)"
     )
@@ -466,5 +418,5 @@ async def test_the_fake_refuses_schema_keys_gemini_does_not_know(gemini: FakeGem
     chat = {**ask("look"), "tools": [LOOKUP]}
     raw = orjson.loads(API.body("gemini-x", chat))
     raw["tools"][0]["functionDeclarations"][0]["parameters"]["additionalProperties"] = False
-    status, reads = await exchange(API, gemini.url, "gemini-x", chat, body=orjson.dumps(raw))
+    status, reads = await GEMINI.exchange(gemini.url, chat, body=orjson.dumps(raw))
     assert status == 400 and 'Unknown name "additionalProperties"' in API.error_text(b"".join(reads))

@@ -163,11 +163,9 @@ class OpenAIChat(BenchInBody):
                 yield b"data: " + orjson.dumps({"error": self._error(event.status, event.message)}) + b"\n\n"
                 yield b"data: [DONE]\n\n"
                 return
-            elif isinstance(event, Finished):
-                if event.text:
-                    yield chunk({"content": event.text})
-                yield chunk({}, "stop", bench=event.bench)
-                yield b"data: [DONE]\n\n"
+            elif isinstance(event, Finished):  # the last pieces in one write
+                last = chunk({"content": event.text}) if event.text else b""
+                yield last + chunk({}, "stop", bench=event.bench) + b"data: [DONE]\n\n"
                 return
             elif event.text:
                 yield chunk({"content": event.text})
