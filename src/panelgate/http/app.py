@@ -27,6 +27,7 @@ from panelgate.http import (
     openai_chat_routes,
     responses_routes,
 )
+from panelgate.http.fast_paths import FastPaths
 from panelgate.http.services import Services
 from panelgate.settings import Settings
 from panelgate.store import Database
@@ -44,7 +45,7 @@ SURFACES = (
 """The inbound API surfaces (see `errors.Surface`); a new API format adds its module here."""
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None) -> FastPaths:
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -75,4 +76,4 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     for router in (health.router, *(s.router for s in SURFACES), bench.router, admin.router):
         app.include_router(router)
-    return app
+    return FastPaths(app, (*(s.router for s in SURFACES), bench.router))

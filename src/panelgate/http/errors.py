@@ -111,6 +111,17 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
     return error_response(request, GatewayError("the gateway failed on this request; see its log"), 500)
 
 
+async def respond_to_error(request: Request, exc: Exception) -> Response:
+    """The reply the app's exception handlers give for `exc`, for routes served in front of the app."""
+    if isinstance(exc, GatewayError):
+        return await _gateway_error(request, exc)
+    if isinstance(exc, tuple(_STORE_STATUS)):
+        return await _store_error(request, exc)
+    if isinstance(exc, HTTPException):
+        return await _http_error(request, exc)
+    return await _unexpected(request, exc)
+
+
 def install(app: FastAPI) -> None:
     app.add_exception_handler(GatewayError, _gateway_error)
     for kind in _STORE_STATUS:
