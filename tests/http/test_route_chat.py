@@ -212,7 +212,7 @@ def test_two_gateway_processes_on_one_database_agree(agents: Gateway, upstream: 
     upstream.behave("m1", status=429)
     first = post(agents, {"model": "bench/agents", "messages": FIRST}).json()["bench"]
     upstream.reset()
-    other = Gateway(agents.home, env=agents.extra_env).start()
+    other = agents.sibling().start()
     try:
         second = post(other, {"model": "bench/agents", "messages": FIRST}).json()["bench"]
     finally:

@@ -74,7 +74,7 @@ class Gateway:
     def environment(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PANELGATE_")}
         env.update(PANELGATE_HOME=str(self.home), PANELGATE_KEEPALIVE_S="0.5", **self.extra_env)
-        if TEST_DATABASE_URL and self.database is None:
+        if TEST_DATABASE_URL and "PANELGATE_DATABASE_URL" not in self.extra_env:
             self.database = ScratchPostgres(TEST_DATABASE_URL)
             env["PANELGATE_DATABASE_URL"] = self.database.create()
             self.extra_env["PANELGATE_DATABASE_URL"] = env["PANELGATE_DATABASE_URL"]
@@ -133,6 +133,11 @@ class Gateway:
                 self.process.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+    def sibling(self) -> Gateway:
+        """A second gateway process on this one's data folder and database (closed by the caller,
+        leaving the database to this one)."""
+        return Gateway(self.home, env=self.extra_env, in_process=self.in_process)
 
     def keep(self, client: T) -> T:
         """An SDK client pointed at this gateway, closed with it (so no socket is left to the GC)."""

@@ -353,12 +353,13 @@ class _MemberTurn:
 
     async def _take(self, chunk: dict[str, Any]) -> None:
         pieces = self._reader.feed(chunk)
-        event = RouteChunk({**chunk, "model": self._turn.request.model}, tuple(pieces))
-        if self._started:
-            self._queue.put(event)
-            return
-        self._held.append(event)
-        if self._reader.has_answer:
+        if self._turn.request.stream:  # a whole reply is written from the reader, at the end
+            event = RouteChunk({**chunk, "model": self._turn.request.model}, tuple(pieces))
+            if self._started:
+                self._queue.put(event)
+                return
+            self._held.append(event)
+        if not self._started and self._reader.has_answer:
             self._first_token_s = time.monotonic() - self._began
             self._open()
             if self._window is not None:
