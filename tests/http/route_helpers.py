@@ -15,6 +15,13 @@ from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
 MEMBERS = ("m1", "m2", "m3")
+SYSTEM = "you are an agent"
+"""The agent's system prompt."""
+QUESTION = "weather in Oslo?"
+ASK: list[dict[str, Any]] = [{"role": "user", "content": QUESTION}]
+"""The agent's question, for APIs that carry the system prompt apart from the messages."""
+FIRST: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM}, *ASK]
+"""The agent's first turn as the member receives it, and as chat and Ollama agents send it."""
 CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 """The weather tool's parameters, as every API's agent declares them."""
 WEATHER_FUNCTION = {
@@ -27,12 +34,15 @@ OSLO = [{"name": "get_weather", "arguments": {"city": "Oslo"}}]
 OSLO_AND_BERGEN = [*OSLO, {"name": "get_weather", "arguments": {"city": "Bergen"}}]
 
 
-def arrange_agents(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
-    """Endpoint `up` on the loopback upstream, tool-capable members m1–m3, route collection `agents`."""
+def arrange_agents(gateway: Gateway, upstream: FakeUpstream, shadows: int = 0) -> Gateway:
+    """Endpoint `up` on the loopback upstream, tool-capable members m1–m3, route collection `agents`.
+
+    `shadows` is how many other members answer each turn again in the background (none unless asked).
+    """
     gateway.add_endpoint("up", upstream.url)
     for alias in MEMBERS:
         gateway.add_model(alias, tools=True)
-    gateway.save_collection("agents", list(MEMBERS), reply="route")
+    gateway.save_collection("agents", list(MEMBERS), reply="route", shadows=shadows)
     return gateway
 
 

@@ -9,9 +9,12 @@ import anthropic
 import pytest
 
 from tests.http.route_helpers import (
+    ASK,
     CITY,
+    FIRST,
     OSLO,
     OSLO_AND_BERGEN,
+    SYSTEM,
     WEATHER_FUNCTION,
     arrange_agents,
     assert_result_reached_the_member,
@@ -25,8 +28,6 @@ WEATHER = {
     "description": "the weather in a city",
     "input_schema": CITY,
 }
-ASK = [{"role": "user", "content": "weather in Oslo?"}]
-SYSTEM = "you are an agent"
 
 
 @pytest.fixture
@@ -65,7 +66,7 @@ def test_a_tool_call_comes_back_as_a_tool_use_block_with_the_members_usage(
     assert (uses[0].name, uses[0].input) == ("get_weather", {"city": "Oslo"})
     assert (message.usage.input_tokens, message.usage.output_tokens) == (321, 17)
     sent = upstream.requests_for("m1")[0].body
-    assert sent["messages"] == [{"role": "system", "content": SYSTEM}, *ASK]
+    assert sent["messages"] == FIRST
     assert sent["tools"] == [WEATHER_FUNCTION]
 
 

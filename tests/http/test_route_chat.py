@@ -13,31 +13,14 @@ import openai
 import pytest
 
 from tests.http.helpers import sdk, sse_events
+from tests.http.route_helpers import FIRST, OSLO, WEATHER_FUNCTION, arrange_agents, rate_limit_every_member
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
-
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "the weather in a city",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-    },
-}
-FIRST = [{"role": "system", "content": "you are an agent"}, {"role": "user", "content": "weather in Oslo?"}]
-
-
-def arrange_route(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
-    gateway.add_endpoint("up", upstream.url)
-    for alias in ("m1", "m2", "m3"):
-        gateway.add_model(alias, tools=True)
-    gateway.save_collection("agents", ["m1", "m2", "m3"], reply="route")
-    return gateway
 
 
 @pytest.fixture
 def agents(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
-    return arrange_route(gateway, upstream)
+    return arrange_agents(gateway, upstream)
 
 
 @pytest.fixture
@@ -45,7 +28,7 @@ def impatient(tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
     """A gateway whose route members get one second to start answering."""
     server = Gateway(tmp_path / "home", env={"PANELGATE_ROUTE_FIRST_TOKEN_S": "1"}).start()
     try:
-        yield arrange_route(server, upstream)
+        yield arrange_agents(server, upstream)
     finally:
         server.close()
 
@@ -55,9 +38,7 @@ def post(gateway: Gateway, body: dict[str, Any]) -> httpx.Response:
 
 
 def test_streamed_tool_call_deltas_are_the_members_own(agents: Gateway, upstream: FakeUpstream):
-    upstream.behave(
-        "m1", tool_calls=[{"name": "get_weather", "arguments": {"city": "Oslo"}}], argument_pieces=3
-    )
+    upstream.behave("m1", tool_calls=OSLO, argument_pieces=3)
     direct = httpx.post(
         f"{upstream.url}/chat/completions",
         json={"model": "m1", "messages": FIRST, "stream": True},
@@ -70,7 +51,7 @@ def test_streamed_tool_call_deltas_are_the_members_own(agents: Gateway, upstream
     ]
 
     stream = sdk(agents).chat.completions.create(
-        model="bench/agents", messages=FIRST, tools=[WEATHER], stream=True
+        model="bench/agents", messages=FIRST, tools=[WEATHER_FUNCTION], stream=True
     )
     chunks = list(stream)
     relayed = [
@@ -86,13 +67,13 @@ def test_streamed_tool_call_deltas_are_the_members_own(agents: Gateway, upstream
     assert {c.model for c in chunks} == {"bench/agents"}
     assert chunks[-1].choices == [] and chunks[-1].model_extra["bench"]["alias"] == "m1"
     sent = upstream.requests_for("m1")[-1].body
-    assert sent["tools"] == [WEATHER] and sent["messages"] == FIRST and sent["stream"] is True
+    assert sent["tools"] == [WEATHER_FUNCTION] and sent["messages"] == FIRST and sent["stream"] is True
 
 
 def test_a_whole_tool_loop_stays_with_one_member(agents: Gateway, upstream: FakeUpstream):
-    upstream.behave("m1", tool_calls=[{"name": "get_weather", "arguments": {"city": "Oslo"}}])
+    upstream.behave("m1", tool_calls=OSLO)
     client = sdk(agents)
-    first = client.chat.completions.create(model="bench/agents", messages=FIRST, tools=[WEATHER])
+    first = client.chat.completions.create(model="bench/agents", messages=FIRST, tools=[WEATHER_FUNCTION])
     call = first.choices[0].message.tool_calls[0]
     assert first.choices[0].finish_reason == "tool_calls"
     assert (call.function.name, json.loads(call.function.arguments)) == ("get_weather", {"city": "Oslo"})
@@ -103,7 +84,7 @@ def test_a_whole_tool_loop_stays_with_one_member(agents: Gateway, upstream: Fake
         first.choices[0].message.model_dump(exclude_none=True),
         {"role": "tool", "tool_call_id": call.id, "content": '{"sky": "clear"}'},
     ]
-    second = client.chat.completions.create(model="bench/agents", messages=history, tools=[WEATHER])
+    second = client.chat.completions.create(model="bench/agents", messages=history, tools=[WEATHER_FUNCTION])
     assert second.choices[0].message.content == "sunny in Oslo"
     assert second.model_extra["bench"]["conversation"] == first.model_extra["bench"]["conversation"]
     assert second.model_extra["bench"]["turn"] == 2
@@ -142,8 +123,7 @@ def test_an_empty_member_fails_over(agents: Gateway, upstream: FakeUpstream):
 
 
 def test_every_member_rate_limited_is_a_429(agents: Gateway, upstream: FakeUpstream):
-    for alias in ("m1", "m2", "m3"):
-        upstream.behave(alias, status=429)
+    rate_limit_every_member(upstream)
     reply = post(agents, {"model": "bench/agents", "messages": FIRST})
     assert reply.status_code == 429
     assert "`m1`" in reply.json()["error"]["message"] and "`m3`" in reply.json()["error"]["message"]
@@ -168,7 +148,7 @@ def test_members_that_cannot_take_the_turn_are_named(gateway: Gateway, upstream:
     gateway.save_collection("agents", ["toolless", "unknown", "casual", "blind", "able"])
     picture = {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}
     messages = [{"role": "user", "content": [{"type": "text", "text": "what is this?"}, picture]}]
-    reply = post(gateway, {"model": "bench/agents:route", "messages": messages, "tools": [WEATHER]})
+    reply = post(gateway, {"model": "bench/agents:route", "messages": messages, "tools": [WEATHER_FUNCTION]})
     bench = reply.json()["bench"]
     assert bench["alias"] == "able"
     why = {s["alias"]: s["why"] for s in bench["skipped"]}
@@ -182,7 +162,7 @@ def test_no_member_able_to_call_tools_is_a_400(gateway: Gateway, upstream: FakeU
     gateway.add_endpoint("up", upstream.url)
     gateway.add_model("m1")
     gateway.save_collection("agents", ["m1"])
-    reply = post(gateway, {"model": "bench/agents:route", "messages": FIRST, "tools": [WEATHER]})
+    reply = post(gateway, {"model": "bench/agents:route", "messages": FIRST, "tools": [WEATHER_FUNCTION]})
     assert reply.status_code == 400
     assert "cannot call tools" in reply.json()["error"]["message"]
     assert upstream.requests == []
@@ -248,19 +228,17 @@ def test_a_route_answer_is_judgeable_once_per_model_and_every_turn_is_recorded(
 
 def test_panels_still_refuse_tools_and_point_to_route(agents: Gateway, upstream: FakeUpstream):
     agents.save_collection("panel", ["m1", "m2"])
-    reply = post(agents, {"model": "bench/panel", "messages": FIRST, "tools": [WEATHER]})
+    reply = post(agents, {"model": "bench/panel", "messages": FIRST, "tools": [WEATHER_FUNCTION]})
     assert reply.status_code == 400 and ":route" in reply.json()["error"]["message"]
 
 
 def test_an_upstream_answering_one_whole_completion_is_relayed_as_one_chunk(
     agents: Gateway, upstream: FakeUpstream
 ):
-    upstream.behave(
-        "m1", plain_json=True, tool_calls=[{"name": "get_weather", "arguments": {"city": "Oslo"}}]
-    )
+    upstream.behave("m1", plain_json=True, tool_calls=OSLO)
     chunks = list(
         sdk(agents).chat.completions.create(
-            model="bench/agents", messages=FIRST, tools=[WEATHER], stream=True
+            model="bench/agents", messages=FIRST, tools=[WEATHER_FUNCTION], stream=True
         )
     )
     calls = [d for c in chunks if c.choices for d in c.choices[0].delta.tool_calls or []]

@@ -8,17 +8,14 @@ import openai
 import pytest
 
 from tests.http.helpers import sdk
+from tests.http.route_helpers import arrange_agents, rate_limit_every_member
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
 
 @pytest.fixture
 def agents(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
-    gateway.add_endpoint("up", upstream.url)
-    for alias in ("m1", "m2", "m3"):
-        gateway.add_model(alias, tools=True)
-    gateway.save_collection("agents", ["m1", "m2", "m3"], reply="route")
-    return gateway
+    return arrange_agents(gateway, upstream)
 
 
 @pytest.fixture
@@ -54,8 +51,7 @@ def test_the_members_text_is_relayed_as_it_streams(client: openai.OpenAI, upstre
 def test_every_member_rate_limited_raises_the_sdks_rate_limit_error(
     client: openai.OpenAI, upstream: FakeUpstream, stream: bool
 ):
-    for alias in ("m1", "m2", "m3"):
-        upstream.behave(alias, status=429)
+    rate_limit_every_member(upstream)
     with pytest.raises(openai.RateLimitError) as caught:
         client.completions.create(model="bench/agents", prompt="write a poem", stream=stream)
     assert caught.value.status_code == 429

@@ -9,6 +9,16 @@ import pytest
 from google import genai
 from google.genai import errors, types
 
+from tests.http.route_helpers import (
+    CITY,
+    FIRST,
+    OSLO,
+    OSLO_AND_BERGEN,
+    QUESTION,
+    SYSTEM,
+    arrange_agents,
+    rate_limit_every_member,
+)
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
@@ -20,19 +30,14 @@ WEATHER = types.FunctionDeclaration(
     ),
 )
 CONFIG = types.GenerateContentConfig(
-    system_instruction="you are an agent", tools=[types.Tool(function_declarations=[WEATHER])]
+    system_instruction=SYSTEM, tools=[types.Tool(function_declarations=[WEATHER])]
 )
-ASK = types.Content(role="user", parts=[types.Part(text="weather in Oslo?")])
-OSLO = [{"name": "get_weather", "arguments": {"city": "Oslo"}}]
+ASK = types.Content(role="user", parts=[types.Part(text=QUESTION)])
 
 
 @pytest.fixture
 def agents(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
-    gateway.add_endpoint("up", upstream.url)
-    for alias in ("m1", "m2", "m3"):
-        gateway.add_model(alias, tools=True)
-    gateway.save_collection("agents", ["m1", "m2", "m3"], reply="route")
-    return gateway
+    return arrange_agents(gateway, upstream)
 
 
 @pytest.fixture
@@ -77,17 +82,10 @@ def test_a_tool_call_comes_back_as_a_function_call_with_the_members_usage(
     assert reply.usage_metadata is not None
     assert (reply.usage_metadata.prompt_token_count, reply.usage_metadata.total_token_count) == (77, 83)
     sent = upstream.requests_for("m1")[0].body
-    assert sent["messages"] == [
-        {"role": "system", "content": "you are an agent"},
-        {"role": "user", "content": "weather in Oslo?"},
-    ]
+    assert sent["messages"] == FIRST
     [tool] = sent["tools"]
     assert tool["function"]["name"] == "get_weather"
-    assert tool["function"]["parameters"] == {
-        "type": "object",
-        "properties": {"city": {"type": "string"}},
-        "required": ["city"],
-    }
+    assert tool["function"]["parameters"] == CITY
 
 
 def test_a_function_response_reaches_the_member_with_its_call_id_and_the_answer_is_text(
@@ -131,8 +129,7 @@ def test_a_streamed_tool_loop_relays_the_function_call_and_then_the_text(
 
 
 def test_every_member_rate_limited_raises_a_429_client_error(client: genai.Client, upstream: FakeUpstream):
-    for alias in ("m1", "m2", "m3"):
-        upstream.behave(alias, status=429)
+    rate_limit_every_member(upstream)
     with pytest.raises(errors.ClientError) as caught:
         client.models.generate_content(model="bench/agents", contents=[ASK], config=CONFIG)
     assert caught.value.code == 429 and caught.value.status == "RESOURCE_EXHAUSTED"
@@ -142,12 +139,7 @@ def test_every_member_rate_limited_raises_a_429_client_error(client: genai.Clien
 def test_streamed_text_and_two_function_calls_arrive_each_call_whole(
     client: genai.Client, upstream: FakeUpstream
 ):
-    upstream.behave(
-        "m1",
-        answer="checking both",
-        tool_calls=[*OSLO, {"name": "get_weather", "arguments": {"city": "Bergen"}}],
-        argument_pieces=3,
-    )
+    upstream.behave("m1", answer="checking both", tool_calls=OSLO_AND_BERGEN, argument_pieces=3)
     chunks = list(client.models.generate_content_stream(model="bench/agents", contents=[ASK], config=CONFIG))
     calls = [call for chunk in chunks for call in chunk.function_calls or []]
     assert "".join(chunk.text or "" for chunk in chunks if not chunk.function_calls) == "checking both"
@@ -173,8 +165,7 @@ def test_a_function_response_without_an_id_answers_the_call_of_its_name(
 def test_every_member_rate_limited_before_a_stream_began_raises_a_429_client_error(
     client: genai.Client, upstream: FakeUpstream
 ):
-    for alias in ("m1", "m2", "m3"):
-        upstream.behave(alias, status=429)
+    rate_limit_every_member(upstream)
     with pytest.raises(errors.ClientError) as caught:
         streamed_calls(client, [ASK])
     assert caught.value.code == 429

@@ -9,28 +9,21 @@ from typing import Any
 import ollama
 import pytest
 
+from tests.http.route_helpers import (
+    FIRST,
+    OSLO,
+    OSLO_AND_BERGEN,
+    WEATHER_FUNCTION,
+    arrange_agents,
+    rate_limit_every_member,
+)
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
-
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "the weather in a city",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-    },
-}
-ASK = [{"role": "system", "content": "you are an agent"}, {"role": "user", "content": "weather in Oslo?"}]
-OSLO = [{"name": "get_weather", "arguments": {"city": "Oslo"}}]
 
 
 @pytest.fixture
 def agents(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
-    gateway.add_endpoint("up", upstream.url)
-    for alias in ("m1", "m2", "m3"):
-        gateway.add_model(alias, tools=True)
-    gateway.save_collection("agents", ["m1", "m2", "m3"], reply="route")
-    return gateway
+    return arrange_agents(gateway, upstream)
 
 
 @pytest.fixture
@@ -41,7 +34,7 @@ def client(agents: Gateway) -> Iterator[ollama.Client]:
 
 def answered(message: ollama.Message, result: str) -> list[Any]:
     """The conversation after the tool ran: the assistant's message as given, then the tool's answer."""
-    return [*ASK, message, {"role": "tool", "content": result, "tool_name": "get_weather"}]
+    return [*FIRST, message, {"role": "tool", "content": result, "tool_name": "get_weather"}]
 
 
 def assert_the_member_got_the_result_for_its_call(upstream: FakeUpstream, result: str) -> None:
@@ -57,22 +50,25 @@ def test_a_tool_call_comes_back_in_the_message_with_arguments_as_an_object(
     client: ollama.Client, upstream: FakeUpstream
 ):
     upstream.behave("m1", tool_calls=OSLO, usage=(55, 4))
-    reply = client.chat(model="bench/agents", messages=ASK, tools=[WEATHER], stream=False)
+    reply = client.chat(model="bench/agents", messages=FIRST, tools=[WEATHER_FUNCTION], stream=False)
     [call] = reply.message.tool_calls or []
     assert (call.function.name, dict(call.function.arguments)) == ("get_weather", {"city": "Oslo"})
     assert reply.done and (reply.prompt_eval_count, reply.eval_count) == (55, 4)
     sent = upstream.requests_for("m1")[0].body
-    assert sent["messages"] == ASK and sent["tools"] == [WEATHER]
+    assert sent["messages"] == FIRST and sent["tools"] == [WEATHER_FUNCTION]
 
 
 def test_a_tool_message_reaches_the_member_answering_its_call_and_the_answer_is_text(
     client: ollama.Client, upstream: FakeUpstream
 ):
     upstream.behave("m1", tool_calls=OSLO)
-    first = client.chat(model="bench/agents", messages=ASK, tools=[WEATHER], stream=False)
+    first = client.chat(model="bench/agents", messages=FIRST, tools=[WEATHER_FUNCTION], stream=False)
     upstream.behave("m1", answer="sunny in Oslo")
     second = client.chat(
-        model="bench/agents", messages=answered(first.message, "clear skies"), tools=[WEATHER], stream=False
+        model="bench/agents",
+        messages=answered(first.message, "clear skies"),
+        tools=[WEATHER_FUNCTION],
+        stream=False,
     )
     assert second.message.content == "sunny in Oslo" and not second.message.tool_calls
     assert second.done_reason == "stop"
@@ -84,7 +80,7 @@ def test_a_streamed_tool_loop_relays_the_whole_tool_call_and_then_the_text(
     client: ollama.Client, upstream: FakeUpstream
 ):
     upstream.behave("m1", tool_calls=OSLO, argument_pieces=3)
-    parts = list(client.chat(model="bench/agents", messages=ASK, tools=[WEATHER], stream=True))
+    parts = list(client.chat(model="bench/agents", messages=FIRST, tools=[WEATHER_FUNCTION], stream=True))
     calls = [call for part in parts for call in part.message.tool_calls or []]
     assert [(c.function.name, dict(c.function.arguments)) for c in calls] == [
         ("get_weather", {"city": "Oslo"})
@@ -94,7 +90,10 @@ def test_a_streamed_tool_loop_relays_the_whole_tool_call_and_then_the_text(
     upstream.behave("m1", answer="sunny in Oslo", chunks=3)
     parts = list(
         client.chat(
-            model="bench/agents", messages=answered(assistant, "clear skies"), tools=[WEATHER], stream=True
+            model="bench/agents",
+            messages=answered(assistant, "clear skies"),
+            tools=[WEATHER_FUNCTION],
+            stream=True,
         )
     )
     assert "".join(part.message.content or "" for part in parts) == "sunny in Oslo"
@@ -104,10 +103,9 @@ def test_a_streamed_tool_loop_relays_the_whole_tool_call_and_then_the_text(
 
 
 def test_every_member_rate_limited_raises_a_429_response_error(client: ollama.Client, upstream: FakeUpstream):
-    for alias in ("m1", "m2", "m3"):
-        upstream.behave(alias, status=429)
+    rate_limit_every_member(upstream)
     with pytest.raises(ollama.ResponseError) as caught:
-        client.chat(model="bench/agents", messages=ASK, tools=[WEATHER], stream=False)
+        client.chat(model="bench/agents", messages=FIRST, tools=[WEATHER_FUNCTION], stream=False)
     assert caught.value.status_code == 429
     assert "`m1`" in caught.value.error and "`m3`" in caught.value.error
 
@@ -115,29 +113,24 @@ def test_every_member_rate_limited_raises_a_429_response_error(client: ollama.Cl
 def test_streamed_text_and_two_tool_calls_arrive_each_call_whole(
     client: ollama.Client, upstream: FakeUpstream
 ):
-    upstream.behave(
-        "m1",
-        answer="checking both",
-        tool_calls=[*OSLO, {"name": "get_weather", "arguments": {"city": "Bergen"}}],
-        argument_pieces=3,
-    )
-    parts = list(client.chat(model="bench/agents", messages=ASK, tools=[WEATHER], stream=True))
+    upstream.behave("m1", answer="checking both", tool_calls=OSLO_AND_BERGEN, argument_pieces=3)
+    parts = list(client.chat(model="bench/agents", messages=FIRST, tools=[WEATHER_FUNCTION], stream=True))
     calls = [call for part in parts for call in part.message.tool_calls or []]
     assert "".join(part.message.content or "" for part in parts) == "checking both"
     assert [dict(call.function.arguments) for call in calls] == [{"city": "Oslo"}, {"city": "Bergen"}]
 
 
 def test_results_of_two_calls_to_one_tool_answer_them_in_order(client: ollama.Client, upstream: FakeUpstream):
-    upstream.behave("m1", tool_calls=[*OSLO, {"name": "get_weather", "arguments": {"city": "Bergen"}}])
-    first = client.chat(model="bench/agents", messages=ASK, tools=[WEATHER], stream=False)
+    upstream.behave("m1", tool_calls=OSLO_AND_BERGEN)
+    first = client.chat(model="bench/agents", messages=FIRST, tools=[WEATHER_FUNCTION], stream=False)
     upstream.behave("m1", answer="sunny and rainy")
     history = [
-        *ASK,
+        *FIRST,
         first.message,
         {"role": "tool", "content": "clear skies", "tool_name": "get_weather"},
         {"role": "tool", "content": "rain", "tool_name": "get_weather"},
     ]
-    client.chat(model="bench/agents", messages=history, tools=[WEATHER], stream=False)
+    client.chat(model="bench/agents", messages=history, tools=[WEATHER_FUNCTION], stream=False)
     assistant, oslo, bergen = upstream.requests_for("m1")[1].body["messages"][-3:]
     ids = [call["id"] for call in assistant["tool_calls"]]
     assert len(set(ids)) == 2
@@ -150,10 +143,9 @@ def test_results_of_two_calls_to_one_tool_answer_them_in_order(client: ollama.Cl
 def test_every_member_rate_limited_before_a_stream_began_raises_a_429_response_error(
     client: ollama.Client, upstream: FakeUpstream
 ):
-    for alias in ("m1", "m2", "m3"):
-        upstream.behave(alias, status=429)
+    rate_limit_every_member(upstream)
     with pytest.raises(ollama.ResponseError) as caught:
-        list(client.chat(model="bench/agents", messages=ASK, tools=[WEATHER], stream=True))
+        list(client.chat(model="bench/agents", messages=FIRST, tools=[WEATHER_FUNCTION], stream=True))
     assert caught.value.status_code == 429
 
 
@@ -161,6 +153,6 @@ def test_a_route_collection_named_with_the_latest_tag_answers_in_route_mode(
     client: ollama.Client, upstream: FakeUpstream
 ):
     upstream.behave("m1", tool_calls=OSLO)
-    reply = client.chat(model="bench/agents:latest", messages=ASK, tools=[WEATHER], stream=False)
+    reply = client.chat(model="bench/agents:latest", messages=FIRST, tools=[WEATHER_FUNCTION], stream=False)
     [call] = reply.message.tool_calls or []
     assert call.function.name == "get_weather" and reply.model == "bench/agents:latest"

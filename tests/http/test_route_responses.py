@@ -12,9 +12,12 @@ from openai.types.responses import Response
 
 from tests.http.helpers import sdk
 from tests.http.route_helpers import (
+    ASK,
     CITY,
+    FIRST,
     OSLO,
     OSLO_AND_BERGEN,
+    SYSTEM,
     WEATHER_FUNCTION,
     arrange_agents,
     assert_result_reached_the_member,
@@ -30,8 +33,6 @@ WEATHER = {
     "parameters": CITY,
 }
 PATCH = {"type": "custom", "name": "apply_patch", "description": "apply a patch to the repository"}
-INSTRUCTIONS = "you are an agent"
-ASK: list[dict[str, Any]] = [{"role": "user", "content": "weather in Oslo?"}]
 A_PATCH = '*** Begin Patch\n*** Add File: hello.txt\n+hi "there"\n*** End Patch'
 
 
@@ -47,7 +48,7 @@ def client(agents: Gateway) -> Iterator[openai.OpenAI]:
 
 
 def ask(client: openai.OpenAI, items: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Response:
-    return client.responses.create(model="bench/agents", instructions=INSTRUCTIONS, input=items, tools=tools)
+    return client.responses.create(model="bench/agents", instructions=SYSTEM, input=items, tools=tools)
 
 
 def calls_in(response: Response) -> list[Any]:
@@ -64,7 +65,7 @@ def test_a_tool_call_comes_back_as_a_function_call_item(client: openai.OpenAI, u
     assert response.usage is not None
     assert (response.usage.input_tokens, response.usage.output_tokens) == (120, 8)
     sent = upstream.requests_for("m1")[0].body
-    assert sent["messages"] == [{"role": "system", "content": INSTRUCTIONS}, *ASK]
+    assert sent["messages"] == FIRST
     assert sent["tools"] == [WEATHER_FUNCTION]
 
 
@@ -122,7 +123,7 @@ def test_a_streamed_function_call_arrives_in_argument_deltas_and_in_the_final_re
 ):
     upstream.behave("m1", tool_calls=OSLO, argument_pieces=3)
     with client.responses.stream(
-        model="bench/agents", instructions=INSTRUCTIONS, input=ASK, tools=[WEATHER]
+        model="bench/agents", instructions=SYSTEM, input=ASK, tools=[WEATHER]
     ) as stream:
         events = list(stream)
         final = stream.get_final_response()
@@ -138,14 +139,14 @@ def test_a_streamed_function_call_arrives_in_argument_deltas_and_in_the_final_re
 def test_a_streamed_tool_loop_ends_with_the_final_text(client: openai.OpenAI, upstream: FakeUpstream):
     upstream.behave("m1", tool_calls=OSLO, argument_pieces=3)
     with client.responses.stream(
-        model="bench/agents", instructions=INSTRUCTIONS, input=ASK, tools=[WEATHER]
+        model="bench/agents", instructions=SYSTEM, input=ASK, tools=[WEATHER]
     ) as stream:
         [call] = calls_in(stream.get_final_response())
     upstream.behave("m1", answer="sunny in Oslo", chunks=3)
     output = {"type": "function_call_output", "call_id": call.call_id, "output": "clear skies"}
     with client.responses.stream(
         model="bench/agents",
-        instructions=INSTRUCTIONS,
+        instructions=SYSTEM,
         input=[*ASK, call.model_dump(exclude_none=True), output],
         tools=[WEATHER],
     ) as stream:
@@ -162,7 +163,7 @@ def test_a_streamed_custom_tool_call_arrives_in_input_deltas_and_whole_in_the_fi
         "m1", tool_calls=[{"name": "apply_patch", "arguments": {"input": A_PATCH}}], argument_pieces=4
     )
     with client.responses.stream(
-        model="bench/agents", instructions=INSTRUCTIONS, input=ASK, tools=[PATCH]
+        model="bench/agents", instructions=SYSTEM, input=ASK, tools=[PATCH]
     ) as stream:
         events = list(stream)
         final = stream.get_final_response()
@@ -193,7 +194,7 @@ def test_streamed_text_and_two_function_calls_come_as_a_message_then_one_item_ea
         usage=(40, 9),
     )
     with client.responses.stream(
-        model="bench/agents", instructions=INSTRUCTIONS, input=ASK, tools=[WEATHER]
+        model="bench/agents", instructions=SYSTEM, input=ASK, tools=[WEATHER]
     ) as stream:
         final = stream.get_final_response()
     assert [item.type for item in final.output] == ["message", "function_call", "function_call"]
@@ -211,7 +212,7 @@ def test_every_member_rate_limited_before_a_stream_began_raises_the_sdks_rate_li
     with (
         pytest.raises(openai.RateLimitError) as caught,
         client.responses.stream(
-            model="bench/agents", instructions=INSTRUCTIONS, input=ASK, tools=[WEATHER]
+            model="bench/agents", instructions=SYSTEM, input=ASK, tools=[WEATHER]
         ) as stream,
     ):
         stream.get_final_response()

@@ -7,17 +7,11 @@ from typing import Any
 
 import httpx
 
+from tests.http.route_helpers import arrange_agents
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
 FIRST = [{"role": "user", "content": "plan the migration"}]
-
-
-def arrange(gateway: Gateway, upstream: FakeUpstream, shadows: int) -> None:
-    gateway.add_endpoint("up", upstream.url)
-    for alias in ("m1", "m2", "m3"):
-        gateway.add_model(alias, tools=True)
-    gateway.save_collection("agents", ["m1", "m2", "m3"], reply="route", shadows=shadows)
 
 
 def ask(gateway: Gateway, content: str = "plan the migration") -> dict[str, Any]:
@@ -44,7 +38,7 @@ def wait_for(check: Any, seconds: float = 15.0) -> Any:
 def test_a_shadow_answers_after_the_caller_has_its_reply_and_is_recorded(
     gateway: Gateway, upstream: FakeUpstream
 ):
-    arrange(gateway, upstream, shadows=1)
+    arrange_agents(gateway, upstream, shadows=1)
     upstream.behave("m2", answer="another plan", delay=3)
     reply = ask(gateway)
     conversation = reply["bench"]["conversation"]
@@ -63,7 +57,7 @@ def test_a_shadow_answers_after_the_caller_has_its_reply_and_is_recorded(
 
 
 def test_shadows_stop_at_the_daily_budget(gateway: Gateway, upstream: FakeUpstream):
-    arrange(gateway, upstream, shadows=2)
+    arrange_agents(gateway, upstream, shadows=2)
     gateway.gateway_settings(shadow_calls_per_day=3)
     first = ask(gateway, "one")["bench"]["conversation"]
     wait_for(lambda: len(shadows_of(gateway, first)) == 2)
@@ -75,7 +69,7 @@ def test_shadows_stop_at_the_daily_budget(gateway: Gateway, upstream: FakeUpstre
 
 
 def test_no_shadows_unless_the_collection_asks(gateway: Gateway, upstream: FakeUpstream):
-    arrange(gateway, upstream, shadows=0)
+    arrange_agents(gateway, upstream, shadows=0)
     conversation = ask(gateway)["bench"]["conversation"]
     time.sleep(0.5)
     assert shadows_of(gateway, conversation) == [] and upstream.requests_for("m2") == []
