@@ -145,6 +145,43 @@ class Bench:
         raise NotImplementedError
 
 
+def run_arguments(
+    description: str, *, others: list[str], levels: str, budget_s: float
+) -> argparse.ArgumentParser:
+    """The flags every benchmark run takes; a run adds its own before parsing."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument(
+        "--only", choices=["panelgate", *others], help="benchmark one gateway (the floor always runs)"
+    )
+    parser.add_argument("--levels", default=levels, help="comma-separated concurrency levels")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per level")
+    parser.add_argument("--warmup", type=float, default=2.0, help="warm-up seconds before each level")
+    parser.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds before a request counts as timed out"
+    )
+    parser.add_argument(
+        "--stream",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="--stream: streamed only; --no-stream: non-streamed only; neither: both",
+    )
+    parser.add_argument("--latency-ms", type=float, default=50.0, help="the upstream's answer time")
+    parser.add_argument(
+        "--driver",
+        choices=["wrk", "python"],
+        default="wrk",
+        help="load generator for non-streamed runs (streamed runs always use the asyncio driver)",
+    )
+    parser.add_argument(
+        "--database-url", help="PANELGATE_DATABASE_URL for panelgate (default: SQLite in a temp folder)"
+    )
+    parser.add_argument(
+        "--budget", type=float, default=budget_s, help="seconds after which levels not yet run are skipped"
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the temp folder with every server's log")
+    return parser
+
+
 def mode_name(stream: bool) -> str:
     return "streamed" if stream else "non-streamed"
 

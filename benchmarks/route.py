@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from gateways import Gateway
-from harness import Bench, git_describe, save_report
+from harness import Bench, git_describe, run_arguments, save_report
 from load import LoadResult
 from processes import TreeSampler, start_upstream
 from report import FLOOR, Row, render
@@ -47,32 +47,7 @@ TARGET_C64_RATIO = 10.0
 
 
 def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--only", choices=["panelgate", "litellm"], help="benchmark one gateway (the floor always runs)"
-    )
-    parser.add_argument("--levels", default="1,16,64", help="comma-separated concurrency levels")
-    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per level")
-    parser.add_argument("--warmup", type=float, default=2.0, help="warm-up seconds before each level")
-    parser.add_argument(
-        "--timeout", type=float, default=10.0, help="seconds before a request counts as timed out"
-    )
-    parser.add_argument(
-        "--stream",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="--stream: streamed only; --no-stream: non-streamed only; neither: both",
-    )
-    parser.add_argument("--latency-ms", type=float, default=50.0, help="the upstream's answer time")
-    parser.add_argument(
-        "--driver",
-        choices=["wrk", "python"],
-        default="wrk",
-        help="load generator for non-streamed runs (streamed runs always use the asyncio driver)",
-    )
-    parser.add_argument(
-        "--database-url", help="PANELGATE_DATABASE_URL for panelgate (default: SQLite in a temp folder)"
-    )
+    parser = run_arguments(__doc__.split("\n\n")[0], others=["litellm"], levels="1,16,64", budget_s=330.0)
     parser.add_argument(
         "--same-conversation",
         action="store_true",
@@ -81,10 +56,6 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--install", action="store_true", help="install LiteLLM into benchmarks/.litellm-venv if missing"
     )
-    parser.add_argument(
-        "--budget", type=float, default=330.0, help="seconds after which levels not yet run are skipped"
-    )
-    parser.add_argument("--keep", action="store_true", help="keep the temp folder with every server's log")
     return parser.parse_args()
 
 
