@@ -4,6 +4,7 @@ of every edit. SQLite by default, PostgreSQL when configured."""
 
 from panelgate.store.database import Database
 from panelgate.store.errors import Conflict, Invalid, NotFound, StoreError
+from panelgate.store.gateway_keys import GatewayKeyRecord
 from panelgate.store.records import (
     AuditRecord,
     EndpointRecord,
@@ -18,6 +19,7 @@ __all__ = [
     "Conflict",
     "Database",
     "EndpointRecord",
+    "GatewayKeyRecord",
     "Invalid",
     "ModelRecord",
     "NotFound",

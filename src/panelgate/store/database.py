@@ -17,6 +17,7 @@ from panelgate.store.config_io import ConfigIO
 from panelgate.store.connections import Connections, make_engine
 from panelgate.store.endpoints import Endpoints
 from panelgate.store.gateway import Gateway
+from panelgate.store.gateway_keys import GatewayKeys
 from panelgate.store.migrate import upgrade_to_head
 from panelgate.store.models import Models
 from panelgate.store.panels import Panels
@@ -26,7 +27,7 @@ from panelgate.store.verdicts import Verdicts
 
 class Database:
     """One engine and a repository per job: endpoints, models, collections, gateway,
-    panels, verdicts, audit, config; `bench` is the cached view every panel reads."""
+    gateway keys, panels, verdicts, audit, config; `bench` is the cached view every panel reads."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -35,6 +36,7 @@ class Database:
         self.models = Models(connections)
         self.collections = Collections(connections)
         self.gateway = Gateway(connections)
+        self.keys = GatewayKeys(connections)
         self.panels = Panels(connections)
         self.routes = Routes(connections)
         self.verdicts = Verdicts(connections)

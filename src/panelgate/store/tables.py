@@ -286,3 +286,17 @@ route_turns = Table(
 )
 Index("ix_route_turns_conversation_turn", route_turns.c.conversation, route_turns.c.turn)
 Index("ix_route_turns_at", route_turns.c.at)
+
+gateway_keys = Table(
+    "gateway_keys",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("hash", Text, nullable=False, unique=True),
+    Column("hint", Text, nullable=False),
+    Column("collections", _json(nullable=True), nullable=True),
+    Column("rpm", Integer, nullable=True),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("last_used_at", UtcDateTime, nullable=True),
+    Column("revoked_at", UtcDateTime, nullable=True),
+)

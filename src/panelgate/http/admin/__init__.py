@@ -13,6 +13,7 @@ from panelgate.http.admin import (
     config,
     endpoints,
     gateway_settings,
+    keys,
     models,
     panels,
     routes,
@@ -20,5 +21,5 @@ from panelgate.http.admin import (
 )
 
 router = APIRouter(prefix="/api")
-for module in (status, endpoints, models, collections, gateway_settings, config, panels, routes, audit):
+for module in (status, endpoints, models, collections, gateway_settings, keys, config, panels, routes, audit):
     router.include_router(module.router)

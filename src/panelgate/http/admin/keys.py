@@ -1,0 +1,128 @@
+"""Gateway keys: list, make (the key's text is shown in that reply only), revoke.
+
+The body is read like every admin write (JSON only, size-capped) and then
+checked against a pydantic model, which is also what the OpenAPI document
+shows; the ranges and the collections' existence are the store's rules.
+No reply here carries a key's hash, and only the creating one its text.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from panelgate.http.body import read_json_object
+from panelgate.http.panel_route import caller_of
+from panelgate.http.services import services
+from panelgate.store import GatewayKeyRecord
+from panelgate.store.gateway_keys import MAX_NAME, MAX_RPM
+
+router = APIRouter()
+MAX_BODY = 100_000
+
+
+class NewKey(BaseModel):
+    """`POST /api/keys`: a name, and optionally a collection scope and a rate."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    collections: list[str] | None = Field(
+        default=None, min_length=1, description="collection names the key may use; null: every collection"
+    )
+    rpm: int | None = Field(default=None, ge=1, le=MAX_RPM, description="requests per minute; null: no limit")
+
+
+class KeyShown(BaseModel):
+    """A gateway key as the admin API shows it: its hint, never its text or hash."""
+
+    id: int
+    name: str
+    hint: str = Field(description="the key's last four characters")
+    collections: list[str] | None
+    rpm: int | None
+    created_at: datetime
+    last_used_at: datetime | None = Field(description="recorded at most once a minute")
+    revoked: bool
+    revoked_at: datetime | None
+
+
+class CreatedKey(KeyShown):
+    key: str = Field(description="the key itself: shown in this reply only, never again")
+
+
+class KeyList(BaseModel):
+    keys: list[KeyShown]
+
+
+class AdminErrorDetail(BaseModel):
+    message: str
+    field: str | None
+
+
+class AdminError(BaseModel):
+    """The admin API's error body."""
+
+    error: AdminErrorDetail
+
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    "4XX": {"model": AdminError, "description": "Refused: what to change, and the field at fault"}
+}
+NEW_KEY_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": NewKey.model_json_schema()}},
+    }
+}
+
+
+def _fields(record: GatewayKeyRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "name": record.name,
+        "hint": record.hint,
+        "collections": None if record.collections is None else list(record.collections),
+        "rpm": record.rpm,
+        "created_at": record.created_at,
+        "last_used_at": record.last_used_at,
+        "revoked": record.revoked,
+        "revoked_at": record.revoked_at,
+    }
+
+
+async def _new_key(request: Request) -> NewKey:
+    body = await read_json_object(request, MAX_BODY)
+    try:
+        return NewKey.model_validate(body)
+    except ValidationError as exc:
+        # the app's handler for FastAPI's own body errors words the refusal
+        raise RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]) from None
+
+
+@router.get("/keys", response_model=KeyList)
+async def list_keys(request: Request) -> KeyList:
+    keys = await services(request).db.keys.list()
+    return KeyList(keys=[KeyShown(**_fields(key)) for key in keys])
+
+
+@router.post(
+    "/keys", status_code=201, response_model=CreatedKey, responses=REFUSALS, openapi_extra=NEW_KEY_BODY
+)
+async def create_key(request: Request) -> CreatedKey:
+    """Make a key; its text is in this reply and nowhere else, ever."""
+    asked = await _new_key(request)
+    record, plaintext = await services(request).db.keys.create(
+        asked.name, collections=asked.collections, rpm=asked.rpm, actor=caller_of(request)
+    )
+    return CreatedKey(key=plaintext, **_fields(record))
+
+
+@router.post("/keys/{key_id}/revoke", response_model=KeyShown, responses=REFUSALS)
+async def revoke_key(request: Request, key_id: int) -> KeyShown:
+    record = await services(request).db.keys.revoke(key_id, actor=caller_of(request))
+    return KeyShown(**_fields(record))
