@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from sqlalchemy import text
+
 from panelgate.core.types import CollectionInfo
 from panelgate.settings import Settings
 from panelgate.store import Database
@@ -44,3 +46,20 @@ async def test_another_process_edit_shows_soon_after_the_max_age_without_a_panel
         assert (await other.bench.snapshot()).collections["core"].members == ("alpha",)
     finally:
         await other.close()
+
+
+async def test_the_copy_is_read_again_only_when_the_shared_config_version_moves(bench: Database):
+    bench.bench._max_age_s = 0.05
+    before = await bench.bench.snapshot()
+    async with bench.engine.begin() as connection:  # a change that did not go through an edit
+        await connection.execute(text("UPDATE models SET alias = 'renamed' WHERE alias = 'alpha'"))
+    for _ in range(6):
+        await asyncio.sleep(0.06)
+        assert await bench.bench.snapshot() is before
+    async with bench.engine.begin() as connection:
+        await connection.execute(text("UPDATE config_version SET version = version + 1"))
+    for _ in range(100):
+        if "renamed" in (await bench.bench.snapshot()).roster:
+            break
+        await asyncio.sleep(0.05)
+    assert "renamed" in (await bench.bench.snapshot()).roster

@@ -3,9 +3,12 @@
 Collections, the roster, the gateway limits and the endpoints change when a
 person edits them, and are read by every panel; reading them four queries at
 a time per panel was most of a panel's cost. The copy is dropped at once when
-this process commits an edit (the next panel waits for the re-read), and
-re-read in the background once it is older than `max_age_s`, so another
-gateway process's edit shows within about that while no panel waits for it.
+this process commits an edit (the next panel waits for the re-read). Once
+it is older than `max_age_s`, the shared config version (one row, bumped by
+every edit of every process) is asked in the background, and the bench is
+re-read only when it moved: another process's edit shows within about
+`max_age_s`, no panel waits for it, and an idle bench costs one tiny read
+a second.
 """
 
 from __future__ import annotations
@@ -53,14 +56,17 @@ class BenchView:
         self._max_age_s = max_age_s
         self._snapshot: BenchSnapshot | None = None
         self._generation = -1
-        self._read_at = 0.0
+        self._version = -1
+        self._checked_at = 0.0
         self._reading = asyncio.Lock()
-        self._rereading: asyncio.Task[None] | None = None
+        self._checking: asyncio.Task[None] | None = None
 
     async def snapshot(self) -> BenchSnapshot:
         if (found := self._current()) is not None:
-            if time.monotonic() - self._read_at > self._max_age_s and not self._reading.locked():
-                self._rereading = asyncio.create_task(self._reread())
+            if time.monotonic() - self._checked_at > self._max_age_s and (
+                self._checking is None or self._checking.done()
+            ):
+                self._checking = asyncio.create_task(self._check())
             return found
         async with self._reading:  # one re-read for every panel that found the copy unusable
             if (found := self._current()) is not None:
@@ -72,20 +78,25 @@ class BenchView:
             return None
         return self._snapshot
 
-    async def _reread(self) -> None:
+    async def _check(self) -> None:
+        """Re-read the bench if any process edited it since the copy was read."""
+        self._checked_at = time.monotonic()
         try:
-            async with self._reading:
-                await self._read()
+            if await self._connections.config_version() != self._version:
+                async with self._reading:
+                    await self._read()
         except Exception:  # the old copy serves until the next try
             log.warning("could not re-read the bench", exc_info=True)
 
     async def _read(self) -> BenchSnapshot:
         generation = self._connections.config_generation
+        version = await self._connections.config_version()
         snapshot = BenchSnapshot(
             collections={c.name: c for c in await self._collections.list()},
             roster=await self._models.roster(),
             limits=await self._gateway.limits(),
             endpoints={e.name: e for e in await self._endpoints.list()},
         )
-        self._snapshot, self._generation, self._read_at = snapshot, generation, time.monotonic()
+        self._snapshot, self._generation, self._version = snapshot, generation, version
+        self._checked_at = time.monotonic()
         return snapshot

@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from typing import Any, TypeVar
 
-from sqlalchemy import event
+from sqlalchemy import event, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from panelgate.store.bulk import select_rows
 from panelgate.store.errors import Conflict
 from panelgate.store.sqlite_writer import InlineSQLiteWriter
+from panelgate.store.tables import config_version
 
 T = TypeVar("T")
 
@@ -34,6 +36,9 @@ SQLITE_PRAGMAS = (
     "PRAGMA synchronous=NORMAL",
     "PRAGMA foreign_keys=ON",
     "PRAGMA busy_timeout=5000",
+)
+BUMP_CONFIG_VERSION = (
+    update(config_version).where(config_version.c.id == 1).values(version=config_version.c.version + 1)
 )
 
 
@@ -73,15 +78,7 @@ class Connections:
         sqlite = engine.dialect.name == "sqlite"
         self._one_writer = asyncio.Lock() if sqlite else None
         self._sqlite_writer = (
-            InlineSQLiteWriter(
-                engine.url,
-                _tune_sqlite,
-                _begin_sqlite,
-                checkpoint=self._checkpoint,
-                write_option=WRITE_OPTION,
-            )
-            if sqlite
-            else None
+            InlineSQLiteWriter(engine.url, _tune_sqlite, checkpoint=self._checkpoint) if sqlite else None
         )
         self.config_generation = 0
         """Counts this process's committed edits of the configuration (not panels or verdicts)."""
@@ -96,15 +93,15 @@ class Connections:
         """One transaction: committed when the block ends, rolled back when it raises.
 
         `edits_config` says the change is to what a person edits (endpoints,
-        models, collections, settings), so cached views of it must be re-read.
+        models, collections, settings, keys), so cached views of it must be
+        re-read: this process's at once, other processes' when they see the
+        shared config version (bumped in the same transaction) move.
         """
         try:
-            if self._one_writer is None:
-                async with self._writer.begin() as connection:
-                    yield connection
-            else:
-                async with self._one_writer, self._writer.begin() as connection:
-                    yield connection
+            async with self._one_writer or nullcontext(), self._writer.begin() as connection:
+                yield connection
+                if edits_config:
+                    await connection.execute(BUMP_CONFIG_VERSION)
         except IntegrityError as exc:
             raise Conflict(
                 "someone changed the same thing at the same moment, so nothing was saved; try again"
@@ -141,6 +138,14 @@ class Connections:
             return self._sqlite_writer.read(work)
         async with self.engine.connect() as connection:
             return await connection.run_sync(work)
+
+    async def config_version(self) -> int:
+        """The count of configuration edits committed by every process (see `write`)."""
+
+        def read(connection: Connection) -> int:
+            return int(select_rows(connection, config_version, [("id", "=", 1)])[0]["version"])
+
+        return await self.read_all_at_once(read)
 
     async def _checkpoint(self) -> None:
         async with self.engine.connect() as connection:

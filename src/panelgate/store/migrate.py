@@ -33,7 +33,7 @@ def alembic_config(connection: Connection) -> Config:
 
 
 async def upgrade_to_head(connections: Connections) -> None:
-    async with connections.write() as connection:
+    async with connections.write(edits_config=False) as connection:
         if connection.dialect.name == "postgresql":
             await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         await connection.run_sync(_upgrade)

@@ -251,13 +251,9 @@ class Panels:
             log.warning("could not re-read when each model last sat", exc_info=True)
 
     async def _read_last_seated(self) -> dict[str, datetime]:
-        latest = func.max(evidence.c.at)
-        query = (
-            select(models.c.alias, latest)
-            .join(evidence, evidence.c.model_id == models.c.id)
-            .group_by(models.c.id, models.c.alias, models.c.retired_at)
-            .order_by(models.c.retired_at.is_(None))
-        )
+        # One index lookup per model: grouping the evidence instead reads all of it, every second.
+        latest = select(func.max(evidence.c.at)).where(evidence.c.model_id == models.c.id).scalar_subquery()
+        query = select(models.c.alias, latest).order_by(models.c.retired_at.is_(None))
         async with self._connections.read() as connection:
             rows = (await connection.execute(query)).all()
-        return {alias: at for alias, at in rows}
+        return {alias: at for alias, at in rows if at is not None}

@@ -12,6 +12,13 @@ the two things that could block are kept off the loop. Another process
 holding the write lock is waited for with `asyncio.sleep` (busy timeout 0
 on this connection), and the WAL is checkpointed by the async engine in
 the background, never by a commit here (`wal_autocheckpoint=0`).
+
+Transactions are begun and ended on the driver connection itself: through
+SQLAlchemy's `Connection.begin()` they cost a route turn about 60 µs of its
+read and 70 µs of its write, more than the statements. `work` still gets the
+SQLAlchemy connection; if it executes through SQLAlchemy, SQLAlchemy's own
+transaction begins inside ours (it emits nothing on this engine) and ends
+with it.
 """
 
 from __future__ import annotations
@@ -42,15 +49,11 @@ class InlineSQLiteWriter:
         self,
         url: URL,
         tune: Callable[..., None],
-        begin: Callable[[Connection], None],
         checkpoint: Callable[[], Awaitable[None]],
-        write_option: str,
     ) -> None:
-        """`begin` starts a transaction, `BEGIN IMMEDIATE` when `write_option` is set on the connection."""
+        """`tune` sets up each new driver connection as the async engine's are."""
         self._url = url.set(drivername="sqlite")
-        self._write_option = write_option
         self._tune = tune
-        self._begin = begin
         self._checkpoint = checkpoint
         self._engine: Engine | None = None
         self._reading: Connection | None = None
@@ -62,18 +65,15 @@ class InlineSQLiteWriter:
         """`work` in one read transaction (WAL readers never wait for a writer)."""
         if self._reading is None:
             self._reading = self._sync_engine().connect()
-        with self._reading.begin():
-            return work(self._reading)
+        return _in_transaction(self._reading, "BEGIN", work)
 
     async def run(self, work: Callable[[Connection], T]) -> T:
         """`work` in one write transaction: committed on return, rolled back on raise."""
         pauses = iter(BUSY_PAUSES_S)
         while True:
             try:
-                connection = self._writing_connection()
-                with connection.begin():
-                    result = work(connection)
-            except OperationalError as exc:
+                result = _in_transaction(self._writing_connection(), "BEGIN IMMEDIATE", work)
+            except (sqlite3.OperationalError, OperationalError) as exc:
                 pause = next(pauses, None)
                 if pause is None or not _is_busy(exc):
                     raise
@@ -99,7 +99,7 @@ class InlineSQLiteWriter:
     def _writing_connection(self) -> Connection:
         """One connection kept for writes (a pool checkout and its reset cost more than the write)."""
         if self._writing is None:
-            self._writing = self._sync_engine().connect().execution_options(**{self._write_option: True})
+            self._writing = self._sync_engine().connect()
         return self._writing
 
     def _sync_engine(self) -> Engine:
@@ -107,7 +107,6 @@ class InlineSQLiteWriter:
             engine = create_engine(self._url, pool_size=2, max_overflow=0)
             event.listen(engine, "connect", self._tune)
             event.listen(engine, "connect", _never_block)
-            event.listen(engine, "begin", self._begin)
             self._engine = engine
         return self._engine
 
@@ -123,6 +122,25 @@ class InlineSQLiteWriter:
             self._engine = None
 
 
+def _in_transaction(connection: Connection, begin: str, work: Callable[[Connection], T]) -> T:
+    driver = connection.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection), "the inline writer runs on the sqlite3 driver"
+    driver.execute(begin)
+    try:
+        result = work(connection)
+    except BaseException:
+        if connection.in_transaction():
+            connection.rollback()  # SQLAlchemy's, which ends ours with it
+        elif driver.in_transaction:  # (a failing statement can end it first)
+            driver.execute("ROLLBACK")
+        raise
+    if connection.in_transaction():
+        connection.commit()
+    else:
+        driver.execute("COMMIT")
+    return result
+
+
 def _never_block(dbapi_connection: sqlite3.Connection, _record: object) -> None:
     cursor = dbapi_connection.cursor()
     try:
@@ -132,6 +150,6 @@ def _never_block(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         cursor.close()
 
 
-def _is_busy(exc: OperationalError) -> bool:
-    code = getattr(exc.orig, "sqlite_errorcode", None)
+def _is_busy(exc: sqlite3.OperationalError | OperationalError) -> bool:
+    code = getattr(exc.orig if isinstance(exc, OperationalError) else exc, "sqlite_errorcode", None)
     return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)

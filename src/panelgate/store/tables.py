@@ -300,3 +300,11 @@ gateway_keys = Table(
     Column("last_used_at", UtcDateTime, nullable=True),
     Column("revoked_at", UtcDateTime, nullable=True),
 )
+
+config_version = Table(
+    "config_version",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("version", Integer, nullable=False),
+)
+"""One row counting every committed edit of the configuration: each process can tell when to re-read it."""
