@@ -11,7 +11,7 @@ from functools import cached_property
 from pathlib import Path
 
 from platformdirs import user_data_dir
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -31,6 +31,18 @@ class Settings(BaseSettings):
     route_first_token_s: float = Field(
         default=90.0, gt=0, description="seconds a route member may stay silent before the next is asked"
     )
+    admin_token: SecretStr | None = Field(
+        default=None, description="opens the dashboard and admin API (login or Bearer); 16+ characters"
+    )
+    public_url: str | None = Field(
+        default=None, description="the address people reach the gateway at through a proxy (https://...)"
+    )
+    require_keys: bool = Field(default=False, description="ask for gateway keys on loopback too")
+    allowed_hosts: str = Field(default="", description="more Host names to answer, comma-separated")
+    allowed_origins: str = Field(
+        default="", description="web origins whose pages may call the gateway routes (CORS), comma-separated"
+    )
+    login_attempts_per_minute: int = Field(default=5, ge=1, description="failed logins per address a minute")
 
     @cached_property
     def data_dir(self) -> Path:

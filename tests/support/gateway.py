@@ -199,7 +199,9 @@ class Gateway:
 
     def api(self, method: str, path: str, json: Any = None, expect: int | None = None) -> Any:
         if self._client is None:
-            self._client = httpx.Client(base_url=self.url, timeout=30)
+            token = self.extra_env.get("PANELGATE_ADMIN_TOKEN")
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            self._client = httpx.Client(base_url=self.url, timeout=30, headers=headers)
         response = self._client.request(method, path, json=json)
         if expect is not None and response.status_code != expect:
             raise AssertionError(f"{method} {path} → {response.status_code}: {response.text}")
@@ -233,7 +235,8 @@ class ThreadServer:
                 k.removeprefix("PANELGATE_").lower(): v
                 for k, v in env.items()
                 if k.startswith("PANELGATE_") and not k.startswith("PANELGATE_KEY_")
-            }
+            },
+            port=port,
         )
         config = uvicorn.Config(
             create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on"

@@ -2,6 +2,8 @@
 
     GatewayError            status + a message a person can act on
     ├── BadRequest          400  the request cannot be served as sent
+    ├── Unauthorized        401  no key, or one the gateway does not know
+    ├── Forbidden           403  known caller, but not allowed this
     ├── NotFound            404  no such collection, call or route
     ├── TooLarge            413  the prompt or body is larger than allowed
     ├── UnsupportedMedia    415  the body is not JSON
@@ -29,6 +31,16 @@ class GatewayError(Exception):
 class BadRequest(GatewayError):
     status = 400
     kind = "invalid_request_error"
+
+
+class Unauthorized(GatewayError):
+    status = 401
+    kind = "authentication_error"
+
+
+class Forbidden(GatewayError):
+    status = 403
+    kind = "permission_error"
 
 
 class NotFound(GatewayError):
@@ -63,7 +75,17 @@ class Unavailable(GatewayError):
 
 def error_for_status(status: int, message: str) -> GatewayError:
     """The refusal kind for a status, for failures reported after a panel started."""
-    for kind in (BadRequest, NotFound, TooLarge, UnsupportedMedia, RateLimited, UpstreamFailed, Unavailable):
+    for kind in (
+        BadRequest,
+        Unauthorized,
+        Forbidden,
+        NotFound,
+        TooLarge,
+        UnsupportedMedia,
+        RateLimited,
+        UpstreamFailed,
+        Unavailable,
+    ):
         if kind.status == status:
             return kind(message)
     return GatewayError(message)

@@ -9,7 +9,7 @@ unknown, and the capabilities all of them share.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from panelgate.core.types import REPLY_MODES, CollectionInfo, GatewayLimits, ModelInfo, ReplyMode
@@ -54,11 +54,14 @@ def listing_ids(collection: CollectionInfo) -> list[tuple[str, ReplyMode]]:
     ]
 
 
-async def list_collections(db: Database) -> list[dict[str, Any]]:
-    """One entry per (collection, reply mode): `id`, `reply` and the description."""
+async def list_collections(db: Database, only: Collection[str] | None = None) -> list[dict[str, Any]]:
+    """One entry per (collection, reply mode): `id`, `reply` and the description; `only` names the
+    collections to list (None: all)."""
     bench = await db.bench.snapshot()
     entries = []
     for collection in sorted(bench.collections.values(), key=lambda c: c.name):
+        if only is not None and collection.name not in only:
+            continue
         described = describe(collection, bench.roster, bench.limits)
         entries += [
             {"id": model_id, "reply": mode, **described} for model_id, mode in listing_ids(collection)

@@ -23,10 +23,14 @@ from panelgate.http import (
     errors,
     gemini_routes,
     health,
+    login_routes,
     ollama_routes,
     openai_chat_routes,
     responses_routes,
 )
+from panelgate.http.access.guard import AccessGuard
+from panelgate.http.access.policy import AccessPolicy
+from panelgate.http.access.throttle import LoginThrottle
 from panelgate.http.fast_paths import FastPaths
 from panelgate.http.services import Services
 from panelgate.settings import Settings
@@ -45,8 +49,9 @@ SURFACES = (
 """The inbound API surfaces (see `errors.Surface`); a new API format adds its module here."""
 
 
-def create_app(settings: Settings | None = None) -> FastPaths:
+def create_app(settings: Settings | None = None) -> AccessGuard:
     settings = settings or Settings()
+    policy = AccessPolicy.from_settings(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -71,9 +76,12 @@ def create_app(settings: Settings | None = None) -> FastPaths:
             await db.close()
 
     app = FastAPI(title="panelgate", version=__version__, lifespan=lifespan)
+    gateway_routers = (*(s.router for s in SURFACES), bench.router)
     app.state.surfaces = SURFACES
-    app.state.gateway_routers = (*(s.router for s in SURFACES), bench.router)
+    app.state.gateway_routers = gateway_routers
+    app.state.login = login_routes.LoginDesk(policy, LoginThrottle(policy.login_per_minute))
     errors.install(app)
-    for router in (health.router, *(s.router for s in SURFACES), bench.router, admin.router):
+    for router in (health.router, login_routes.router, *gateway_routers, admin.router):
         app.include_router(router)
-    return FastPaths(app, (*(s.router for s in SURFACES), bench.router))
+    fast = FastPaths(app, gateway_routers)
+    return AccessGuard(fast, policy, app.state)

@@ -9,6 +9,7 @@ from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, NotFound
 from panelgate.http.body import read_json_object
+from panelgate.http.key_scope import allowed_collections, check_collection
 from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
@@ -53,6 +54,11 @@ async def verdict(request: Request) -> Response:
     """Record a verdict; fields left out keep the call's earlier note and claims."""
     svc = services(request)
     call, useful, note, real, false = _verdict_fields(await read_json_object(request, 1_000_000))
+    unknown = NotFound(
+        f"no seat has the call id `{call}`; use a call id from a reply's bench.seats", param="call"
+    )
+    if not await _in_scope(request, [call]):
+        raise unknown  # another collection's call is none of this key's business, not even its existence
     earlier = await svc.db.verdicts.current(call)
     try:
         outcome = await svc.db.verdicts.record(
@@ -64,15 +70,20 @@ async def verdict(request: Request) -> Response:
             actor=caller_of(request),
         )
     except store_errors.NotFound:
-        raise NotFound(
-            f"no seat has the call id `{call}`; use a call id from a reply's bench.seats", param="call"
-        ) from None
+        raise unknown from None
     return json_response({"ok": True, "call": call, "useful": useful, "result": outcome})
 
 
 @router.get("/bench/record")
 async def record(request: Request, collection: str = "", task: str = "") -> Response:
     name = collection.removeprefix("bench/").strip() or None
+    allowed = allowed_collections(request)
+    if allowed is not None and name is None:
+        if len(allowed) != 1:
+            listed = ", ".join(f"bench/{c}" for c in sorted(allowed))
+            raise BadRequest(f"name one of this key's collections: ?collection= {listed}", param="collection")
+        name = next(iter(allowed))
+    check_collection(request, name)
     counts = await services(request).db.verdicts.record_counts(name, task.strip() or None)
     return json_response({"collection": collection, "task": task, "aliases": counts})
 
@@ -83,4 +94,14 @@ async def pending(request: Request) -> Response:
     calls = body.get("calls")
     if not isinstance(calls, list) or not all(isinstance(c, str) for c in calls):
         raise BadRequest("`calls` must be a list of call ids", param="calls")
-    return json_response({"pending": await services(request).db.verdicts.pending(calls[:1000])})
+    visible = await _in_scope(request, calls[:1000])
+    return json_response({"pending": await services(request).db.verdicts.pending(visible)})
+
+
+async def _in_scope(request: Request, calls: list[str]) -> list[str]:
+    """The calls of `calls` this request's key may judge or read (all of them without a scope)."""
+    allowed = allowed_collections(request)
+    if allowed is None:
+        return calls
+    collections = await services(request).db.verdicts.collections_of(calls)
+    return [call for call in calls if collections.get(call) in allowed]

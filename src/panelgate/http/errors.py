@@ -12,6 +12,7 @@ answered with a plain sentence.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from fastapi import APIRouter, FastAPI
@@ -47,12 +48,22 @@ class Surface(Protocol):
 
 def format_for(request: Request) -> InboundFormat | None:
     """The API format whose error shape this request gets; None for the admin API."""
-    path = request.url.path
-    for surface in request.app.state.surfaces:
+    return format_for_path(request.url.path, request.app.state.surfaces)
+
+
+def format_for_path(path: str, surfaces: Iterable[Surface]) -> InboundFormat | None:
+    for surface in surfaces:
         if surface.owns(path):
             found: InboundFormat = surface.FORMAT
             return found
     return None if path.startswith("/api/") else _OPENAI
+
+
+def error_body(fmt: InboundFormat | None, error: GatewayError) -> dict[str, Any]:
+    """`fmt`'s error body, or the admin API's `{"error": {"message", "field"}}` for None."""
+    if fmt is None:
+        return {"error": {"message": error.message, "field": error.param}}
+    return fmt.error_body(error)
 
 
 def gateway_routes(request: Request) -> str:
@@ -64,13 +75,7 @@ def gateway_routes(request: Request) -> str:
 
 
 def error_response(request: Request, error: GatewayError, status: int | None = None) -> Response:
-    status = status or error.status
-    fmt = format_for(request)
-    if fmt is None:
-        body: dict[str, Any] = {"error": {"message": error.message, "field": error.param}}
-    else:
-        body = fmt.error_body(error)
-    return json_response(body, status)
+    return json_response(error_body(format_for(request), error), status or error.status)
 
 
 async def _gateway_error(request: Request, exc: Exception) -> Response:

@@ -22,6 +22,7 @@ from panelgate.engine.listing import list_collections
 from panelgate.formats.gemini import METHODS, GeminiFormat
 from panelgate.formats.gemini_route import GeminiRoute
 from panelgate.http.body import read_json_object
+from panelgate.http.key_scope import allowed_collections
 from panelgate.http.panel_route import answer_panel, caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
@@ -98,7 +99,9 @@ def _gemini_model(entry: dict[str, Any], roster: Mapping[str, ModelInfo]) -> dic
 async def _models(request: Request) -> list[dict[str, Any]]:
     db = services(request).db
     roster = (await db.bench.snapshot()).roster
-    return [_gemini_model(entry, roster) for entry in await list_collections(db)]
+    return [
+        _gemini_model(entry, roster) for entry in await list_collections(db, allowed_collections(request))
+    ]
 
 
 @router.get("/v1beta/models")

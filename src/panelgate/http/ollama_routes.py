@@ -23,6 +23,7 @@ from panelgate.engine.listing import list_collections
 from panelgate.formats.ollama import OllamaChat, OllamaGenerate, model_name
 from panelgate.formats.ollama_route import OllamaChatRoute, OllamaGenerateRoute
 from panelgate.http.body import read_json_object
+from panelgate.http.key_scope import allowed_collections
 from panelgate.http.panel_route import answer_panel
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
@@ -89,7 +90,7 @@ def _tag(entry: dict[str, Any], modified_at: str) -> dict[str, Any]:
 @router.get("/api/tags")
 async def tags(request: Request) -> Response:
     modified_at = _now()
-    entries = await list_collections(services(request).db)
+    entries = await list_collections(services(request).db, allowed_collections(request))
     return json_response({"models": [_tag(entry, modified_at) for entry in entries]})
 
 
@@ -131,7 +132,7 @@ async def show(request: Request) -> Response:
         raise BadRequest('name the model to show, e.g. {"model": "bench/<collection>"}', param="model")
     name = model_name(asked)
     wanted = name if name.startswith("bench/") else f"bench/{name}"
-    entries = await list_collections(services(request).db)
+    entries = await list_collections(services(request).db, allowed_collections(request))
     for entry in entries:
         if entry["id"] == wanted:
             return json_response(_show(entry))

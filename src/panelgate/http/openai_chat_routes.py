@@ -16,6 +16,7 @@ from panelgate.core.errors import NotFound
 from panelgate.engine.listing import list_collections
 from panelgate.formats.openai_chat import OpenAIChat
 from panelgate.formats.openai_chat_route import OpenAIChatRoute
+from panelgate.http.key_scope import allowed_collections
 from panelgate.http.panel_route import answer_panel
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
@@ -41,13 +42,13 @@ def _openai_model(entry: dict[str, object], created: int) -> dict[str, object]:
 @router.get("/v1/models")
 async def list_models(request: Request) -> Response:
     created = int(time.time())
-    entries = await list_collections(services(request).db)
+    entries = await list_collections(services(request).db, allowed_collections(request))
     return json_response({"object": "list", "data": [_openai_model(e, created) for e in entries]})
 
 
 @router.get("/v1/models/{model_id:path}")
 async def get_model(request: Request, model_id: str) -> Response:
-    entries = await list_collections(services(request).db)
+    entries = await list_collections(services(request).db, allowed_collections(request))
     wanted = model_id if model_id.startswith("bench/") else f"bench/{model_id}"
     for entry in entries:
         if entry["id"] == wanted:

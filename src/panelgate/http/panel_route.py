@@ -20,6 +20,7 @@ from panelgate.formats.protocol import InboundFormat
 from panelgate.formats.request_fields import read_bench_field, read_model
 from panelgate.formats.route_protocol import RouteFormat
 from panelgate.http.body import read_json_object
+from panelgate.http.key_scope import check_collection
 from panelgate.http.responses import StreamedReply, json_response
 from panelgate.http.route_reply import answer_route
 from panelgate.http.services import services
@@ -28,7 +29,7 @@ STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 def caller_of(request: Request) -> str:
-    """Who is asking: a gateway key's name once keys exist, else `local`."""
+    """Who is asking: the gateway key's name, or `local` when no key was needed or sent."""
     return str(getattr(request.state, "caller", "local"))
 
 
@@ -53,6 +54,7 @@ async def answer_panel(
         if await reply_mode(svc.db, asked_model, read_bench_field(body)) == "route":
             return await answer_route(request, fmt, route, body, caller_of(request))
     asked = fmt.decode(body, caller=caller_of(request))
+    check_collection(request, asked.collection)
     run = await svc.panels.start(asked)
     headers = {"X-Bench-Panel": run.panel}
     if asked.stream:

@@ -24,6 +24,7 @@ from panelgate.core.types import Failed
 from panelgate.engine.route import RouteRun
 from panelgate.formats.protocol import InboundFormat
 from panelgate.formats.route_protocol import RouteFormat
+from panelgate.http.key_scope import check_collection
 from panelgate.http.responses import StreamedReply, json_response
 from panelgate.http.services import services
 
@@ -35,6 +36,7 @@ async def answer_route(
     request: Request, fmt: InboundFormat, route: RouteFormat, body: dict[str, Any], caller: str
 ) -> Response:
     asked = route.decode_route(body, caller=caller)
+    check_collection(request, asked.collection)
     run = await services(request).routes.start(asked)
     headers = {"X-Bench-Conversation": run.conversation}
     if asked.stream:

@@ -18,6 +18,7 @@ from panelgate.store.connections import Connections, make_engine
 from panelgate.store.endpoints import Endpoints
 from panelgate.store.gateway import Gateway
 from panelgate.store.gateway_keys import GatewayKeys
+from panelgate.store.key_minutes import KeyMinutes
 from panelgate.store.migrate import upgrade_to_head
 from panelgate.store.models import Models
 from panelgate.store.panels import Panels
@@ -37,6 +38,7 @@ class Database:
         self.collections = Collections(connections)
         self.gateway = Gateway(connections)
         self.keys = GatewayKeys(connections)
+        self.key_minutes = KeyMinutes(connections)
         self.panels = Panels(connections)
         self.routes = Routes(connections)
         self.verdicts = Verdicts(connections)

@@ -308,3 +308,12 @@ config_version = Table(
     Column("version", Integer, nullable=False),
 )
 """One row counting every committed edit of the configuration: each process can tell when to re-read it."""
+
+key_minutes = Table(
+    "key_minutes",
+    metadata,
+    Column("key_id", Integer, primary_key=True, autoincrement=False),
+    Column("minute", Integer, primary_key=True, autoincrement=False),
+    Column("requests", Integer, nullable=False),
+)
+"""Requests per gateway key per clock minute, counted by every process (what a key's rpm holds to)."""

@@ -207,6 +207,15 @@ class Verdicts:
             found = set((await connection.execute(query)).scalars())
         return [call for call in wanted if call in found]
 
+    async def collections_of(self, calls: Sequence[str]) -> dict[str, str | None]:
+        """The collection each known call among `calls` answered for (None: asked outside one)."""
+        wanted = list(dict.fromkeys(calls))
+        if not wanted:
+            return {}
+        query = select(evidence.c.call, evidence.c.collection).where(evidence.c.call.in_(wanted))
+        async with self._connections.read() as connection:
+            return {call: collection for call, collection in (await connection.execute(query)).all()}
+
 
 def _plain(verdict: VerdictRecord) -> dict[str, Any]:
     return {

@@ -1,0 +1,102 @@
+"""What the settings say about access, worked out once at start-up."""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from panelgate.settings import Settings
+
+LOOPBACK_BINDS = frozenset({"127.0.0.1", "::1", "localhost"})
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+MIN_TOKEN_CHARS = 16
+
+
+@dataclass(frozen=True)
+class AccessPolicy:
+    hosts: frozenset[str]
+    """Host header values answered: `name:port` exactly, or `name` on any port (lower case)."""
+    origins: frozenset[str]
+    """Web origins (`scheme://host[:port]`) whose pages may call the gateway routes."""
+    own_origins: frozenset[str]
+    """Origins that are this gateway itself besides `http://<Host>` (the public URL's)."""
+    keys_required: bool
+    admin_token: bytes | None
+    secure_cookie: bool
+    login_per_minute: int
+    max_body_bytes: int
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> AccessPolicy:
+        port = settings.port
+        hosts = {f"{name}:{port}" for name in LOOPBACK_NAMES}
+        hosts |= {name.strip().lower() for name in settings.allowed_hosts.split(",") if name.strip()}
+        if settings.bind not in LOOPBACK_BINDS and not _wildcard(settings.bind):
+            hosts.add(f"{_bracketed(settings.bind)}:{port}")
+        own: set[str] = set()
+        public = urlsplit(settings.public_url) if settings.public_url else None
+        if public is not None and public.netloc:
+            hosts |= {public.netloc.lower(), (public.hostname or "").lower()}
+            own.add(f"{public.scheme}://{public.netloc}".lower())
+        origins = {_origin(o) for o in settings.allowed_origins.split(",") if o.strip()} | own
+        token = settings.admin_token.get_secret_value() if settings.admin_token else None
+        return cls(
+            hosts=frozenset(hosts),
+            origins=frozenset(origins),
+            own_origins=frozenset(own),
+            keys_required=settings.require_keys or settings.bind not in LOOPBACK_BINDS,
+            admin_token=token.encode() if token else None,
+            secure_cookie=public is not None and public.scheme == "https",
+            login_per_minute=settings.login_attempts_per_minute,
+            max_body_bytes=settings.max_body_bytes,
+        )
+
+    def host_allowed(self, host: str) -> bool:
+        """A listed name, or an IP address: a rebinding page always sends its own domain name."""
+        host = host.lower()
+        if host in self.hosts:
+            return True
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        return name in self.hosts or _is_ip(name)
+
+    def same_origin(self, origin: str, host: str) -> bool:
+        origin = origin.lower()
+        return origin in (f"http://{host.lower()}", f"https://{host.lower()}") or origin in self.own_origins
+
+
+def problems(settings: Settings) -> list[str]:
+    """Why the server must not start with these settings; each says what to set."""
+    found = []
+    token = settings.admin_token.get_secret_value() if settings.admin_token else None
+    if token is not None and len(token) < MIN_TOKEN_CHARS:
+        found.append(f"PANELGATE_ADMIN_TOKEN must be at least {MIN_TOKEN_CHARS} characters long")
+    if settings.bind not in LOOPBACK_BINDS and token is None:
+        found.append(
+            f"serving on {settings.bind} (not loopback) needs a login: set PANELGATE_ADMIN_TOKEN "
+            f"to a secret of {MIN_TOKEN_CHARS}+ characters (gateway keys are then required on the API)"
+        )
+    if settings.public_url and urlsplit(settings.public_url).scheme not in ("http", "https"):
+        found.append("PANELGATE_PUBLIC_URL must start with https:// (or http://)")
+    return found
+
+
+def _origin(text: str) -> str:
+    parts = urlsplit(text.strip())
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def _wildcard(bind: str) -> bool:
+    return bind in ("0.0.0.0", "::", "")
+
+
+def _bracketed(address: str) -> str:
+    return f"[{address}]" if ":" in address else address
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,39 @@
+"""What the request's gateway key may see: its collections, and nothing of the others.
+
+The access layer puts the admitted key on `request.state`; a key with a
+collection scope may ask only those collections, sees only them in every
+model listing, and can judge or read back only their calls. Without a key
+(loopback, keys not required) or with an unscoped key, everything is open.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+
+from panelgate.core.errors import BadRequest, Forbidden
+from panelgate.store import GatewayKeyRecord
+
+
+def gateway_key(request: Request) -> GatewayKeyRecord | None:
+    return getattr(request.state, "gateway_key", None)
+
+
+def allowed_collections(request: Request) -> frozenset[str] | None:
+    """The collection names this request may use; None for every one."""
+    key = gateway_key(request)
+    return None if key is None or key.collections is None else frozenset(key.collections)
+
+
+def check_collection(request: Request, collection: str | None) -> None:
+    """Refuse (403) a collection outside the key's scope, before anything is asked of a model.
+
+    A scoped key that names no collection is told its own collections here,
+    since the engine's refusal would list every collection there is.
+    """
+    allowed = allowed_collections(request)
+    if allowed is None or collection in allowed:
+        return
+    names = ", ".join(f"bench/{name}" for name in sorted(allowed))
+    if collection is None:
+        raise BadRequest(f"name a collection as the model: this gateway key may use {names}", param="model")
+    raise Forbidden(f"this gateway key may use {names} only, not bench/{collection}", param="model")
