@@ -1,0 +1,154 @@
+"""A whole session leaves no secret behind: not in the log, the database, or any page or API reply.
+
+The gateway runs as `panelgate serve` (its log is a file, as in use) with an
+admin token and keys required. The session adds an endpoint with a provider
+key, asks with an inline image and a signed image URL, records verdicts,
+makes a gateway key and fails a login; then every log line, every row of
+every table and every page the admin can open is searched for the provider
+key, both gateway keys, the image's bytes and the URL's signature.
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from openai import OpenAI
+
+from tests.support.gateway import Gateway
+from tests.support.upstream import FakeUpstream
+
+ADMIN_TOKEN = "admin-" + secrets.token_hex(12)
+PROVIDER_KEY = "sk-provider-" + secrets.token_hex(16)
+SIGNATURE = secrets.token_hex(20)
+SIGNED_URL = f"https://images.example/cat.png?X-Amz-Expires=300&X-Amz-Signature={SIGNATURE}"
+IMAGE_BYTES = b"\x89PNG\r\n\x1a\n" + secrets.token_bytes(48)
+IMAGE_B64 = base64.b64encode(IMAGE_BYTES).decode()
+ADMIN_PAGES = (
+    "/login",
+    "/openapi.json",
+    "/api/endpoints",
+    "/api/models",
+    "/api/collections",
+    "/api/keys",
+    "/api/panels",
+    "/api/audit",
+    "/api/settings/gateway",
+    "/api/config",
+    "/api/status",
+)
+
+
+@pytest.fixture
+def served(tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
+    upstream.require_key = PROVIDER_KEY
+    gateway = Gateway(
+        tmp_path / "home",
+        env={"PANELGATE_ADMIN_TOKEN": ADMIN_TOKEN, "PANELGATE_REQUIRE_KEYS": "1"},
+        in_process=False,
+    ).start()
+    try:
+        yield gateway
+    finally:
+        gateway.close()
+
+
+def test_a_whole_session_leaves_no_secret_in_logs_rows_or_pages(served: Gateway, upstream: FakeUpstream):
+    served.api(
+        "POST", "/api/endpoints", {"name": "up", "base_url": upstream.url, "key": PROVIDER_KEY}, expect=201
+    )
+    for alias in ("m1", "m2"):
+        served.add_model(alias, vision=True)
+    served.gateway_settings(max_calls=2, max_explorers=0)
+    served.save_collection("core", ["m1", "m2"])
+    made = served.api("POST", "/api/keys", {"name": "laptop"}, expect=201)
+    spare = served.api("POST", "/api/keys", {"name": "spare", "collections": ["core"]}, expect=201)
+    gateway_keys = [made["key"], spare["key"]]
+
+    client = served.keep(OpenAI(base_url=f"{served.url}/v1", api_key=made["key"], max_retries=0))
+    reply = client.chat.completions.create(
+        model="bench/core",
+        messages=[
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "compare these two pictures"},
+                    {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{IMAGE_B64}"}},
+                    {"type": "image_url", "image_url": {"url": SIGNED_URL}},
+                ],
+            }
+        ],
+    )
+    seats = reply.model_extra["bench"]["seats"]  # type: ignore[index]
+    assert [s["status"] for s in seats] == ["ok", "ok"]
+    sent = upstream.requests_for("m1")[0]
+    assert sent.headers["authorization"] == f"Bearer {PROVIDER_KEY}"  # the key did reach the provider
+    for seat in seats:
+        judged = httpx.post(
+            f"{served.url}/bench/verdict",
+            json={"call": seat["call"], "useful": True, "note": "fine"},
+            headers={"Authorization": f"Bearer {made['key']}"},
+        )
+        assert judged.status_code == 200, judged.text
+    failed = httpx.post(f"{served.url}/login", json={"token": "not-the-token-at-all"})
+    assert failed.status_code == 401
+
+    secrets_left = {
+        "provider key": PROVIDER_KEY,
+        "gateway key": gateway_keys[0],
+        "second gateway key": gateway_keys[1],
+        "image bytes (base64)": IMAGE_B64,
+        "URL signature": SIGNATURE,
+    }
+    listing = httpx.get(f"{served.url}/v1/models", headers={"Authorization": f"Bearer {made['key']}"})
+    places = {"the log": served.log(), "/v1/models": listing.text, **_pages(served), **_rows(served)}
+    found = [
+        f"{what} in {place}"
+        for place, text in places.items()
+        for what, secret in secrets_left.items()
+        if secret in text
+    ]
+    assert found == []
+    assert IMAGE_BYTES not in served.log().encode("latin-1", errors="replace")
+    # and the scan read what it should have: the key's hint, its row, the prompt's text
+    assert made["hint"] in places["page /api/keys"] and "laptop" in places["table gateway_keys"]
+    assert "compare these two pictures" in places["table panels"]
+
+
+def _pages(gateway: Gateway) -> dict[str, str]:
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    pages = {}
+    for path in ADMIN_PAGES:
+        response = httpx.get(f"{gateway.url}{path}", headers=headers, timeout=30)
+        assert response.status_code in (200, 404), f"{path}: {response.status_code} {response.text[:300]}"
+        pages[f"page {path}"] = response.text
+    panels = httpx.get(f"{gateway.url}/api/panels", headers=headers, timeout=30).json()["panels"]
+    for panel in panels:
+        path = f"/api/panels/{panel['id']}"
+        pages[f"page {path}"] = httpx.get(f"{gateway.url}{path}", headers=headers, timeout=30).text
+    return pages
+
+
+def _rows(gateway: Gateway) -> dict[str, str]:
+    """Every row of every table, as text, by table name."""
+    url = gateway.extra_env.get("PANELGATE_DATABASE_URL")
+    if url:
+        names = _psql(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'").split()
+        return {f"table {name}": _psql(url, f'SELECT * FROM "{name}"') for name in names}
+    with sqlite3.connect(gateway.home / "panelgate.db") as connection:
+        names = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {
+            f"table {name}": "\n".join(repr(row) for row in connection.execute(f'SELECT * FROM "{name}"'))
+            for name in names
+        }
+
+
+def _psql(url: str, sql: str) -> str:
+    done = subprocess.run(["psql", url, "-At", "-c", sql], check=True, capture_output=True, text=True)
+    return done.stdout
