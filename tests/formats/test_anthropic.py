@@ -205,6 +205,36 @@ def test_roles_other_than_user_and_assistant_are_refused(role: str):
         FORMAT.decode({"model": "bench/core", "messages": [{"role": role, "content": "x"}]}, caller="local")
 
 
+@pytest.mark.parametrize("role", [[], {}], ids=["list", "object"])
+def test_a_role_that_is_not_a_string_is_refused_naming_the_messages(role: object):
+    with pytest.raises(BadRequest, match="user or assistant") as caught:
+        FORMAT.decode({"model": "bench/core", "messages": [{"role": role, "content": "x"}]}, caller="local")
+    assert caught.value.param == "messages"
+
+
+@pytest.mark.parametrize("kind", [["text"], {"type": "thinking"}], ids=["list", "object"])
+def test_a_block_type_that_is_not_a_string_is_refused_naming_the_messages(kind: object):
+    with pytest.raises(BadRequest, match="cannot pass on") as caught:
+        _decode({"type": kind, "text": "hi"})
+    assert caught.value.param == "messages"
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [{"role": "user", "content": []}],
+        [{"role": "assistant", "content": [{"type": "thinking", "thinking": "hm", "signature": "s"}]}],
+    ],
+    ids=["empty-content", "only-thinking"],
+)
+def test_messages_with_nothing_to_answer_are_refused(messages: list[dict[str, Any]]):
+    """They read as no message at all, and a panel asked its seats with an empty conversation."""
+    body = {"model": "bench/core", "system": "be brief", "messages": messages}
+    with pytest.raises(BadRequest, match="nothing to answer") as caught:
+        FORMAT.decode(body, caller="local")
+    assert caught.value.param == "messages"
+
+
 def test_count_tokens_adds_a_flat_amount_per_image():
     pixel = {"type": "image", "source": {"type": "url", "url": "https://example.org/a.png"}}
     with_image = FORMAT.count_tokens(_decode({"type": "text", "text": "x" * 40}, pixel))

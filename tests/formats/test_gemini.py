@@ -146,6 +146,12 @@ def test_text_parts_of_one_turn_are_joined_a_line_apart():
     assert _decode({"text": "hello"}, {"text": "world"}).messages[0]["content"] == "hello\nworld"
 
 
+def test_file_data_with_a_malformed_url_is_refused():
+    with pytest.raises(BadRequest, match="not a URL") as caught:
+        _decode({"fileData": {"fileUri": "https://[::1/cat.png", "mimeType": "image/png"}})
+    assert caught.value.param == "contents"
+
+
 def test_thought_parts_are_dropped():
     contents = [
         *HI,
@@ -190,6 +196,19 @@ def test_cached_content_is_refused():
 def test_unknown_role_is_refused_pointing_to_system_instruction():
     with pytest.raises(BadRequest, match="systemInstruction"):
         FORMAT.decode({"contents": [{"role": "system", "parts": [{"text": "x"}]}]}, caller="local")
+
+
+@pytest.mark.parametrize(
+    "contents",
+    [[{"parts": []}], [{"role": "model", "parts": [{"text": "pondering", "thought": True}]}]],
+    ids=["no-parts", "only-thoughts"],
+)
+def test_contents_with_nothing_to_answer_are_refused(contents: list[dict[str, Any]]):
+    """They read as no message at all, and a panel asked its seats with an empty conversation."""
+    body = {"contents": contents, "systemInstruction": "be brief"}
+    with pytest.raises(BadRequest, match="nothing to answer") as caught:
+        FORMAT.decode(body, caller="local")
+    assert caught.value.param == "contents"
 
 
 def test_count_tokens_reads_a_wrapped_request_and_adds_a_flat_amount_per_image():

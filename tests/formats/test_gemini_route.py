@@ -277,6 +277,13 @@ def test_generation_settings_no_member_could_honour_are_refused(config: dict[str
     assert said in _refused(generationConfig=config)
 
 
+@pytest.mark.parametrize("modalities", [True, 3, {"TEXT": 1}], ids=["bool", "number", "object"])
+def test_response_modalities_that_are_not_a_list_are_refused(modalities: object):
+    with pytest.raises(BadRequest, match="text only") as caught:
+        _decode(generationConfig={"responseModalities": modalities})
+    assert caught.value.param == "generationConfig"
+
+
 # ---- replies -----------------------------------------------------------------------------------
 
 STARTED = RouteStarted(conversation="r1", call="r1.1", alias="m1", served_id="vendor/m1")

@@ -103,6 +103,21 @@ def test_image_that_is_not_base64_is_refused():
         CHAT.decode(_chat(messages=[message]), caller="local")
 
 
+def test_image_with_characters_outside_ascii_is_refused_as_not_base64():
+    message = {"role": "user", "content": "x", "images": ["çat.png"]}
+    with pytest.raises(BadRequest, match="base64") as caught:
+        CHAT.decode(_chat(messages=[message]), caller="local")
+    assert caught.value.param == "images"
+
+
+@pytest.mark.parametrize("call", [None, {"function": {"arguments": {}}}], ids=["null", "no-name"])
+def test_a_tool_call_without_a_function_name_is_refused_naming_the_messages(call: object):
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "", "tool_calls": [call]}]
+    with pytest.raises(BadRequest, match=r"messages\[1\]\.tool_calls\[0\] must be") as caught:
+        CHAT.decode(_chat(messages=messages), caller="local")
+    assert caught.value.param == "messages"
+
+
 def test_unknown_role_is_refused():
     with pytest.raises(BadRequest, match="role"):
         CHAT.decode(_chat(messages=[{"role": "developer", "content": "x"}]), caller="local")

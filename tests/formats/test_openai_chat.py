@@ -67,6 +67,14 @@ def test_function_role_is_refused():
         )
 
 
+@pytest.mark.parametrize("role", [[], {}], ids=["list", "object"])
+def test_a_role_that_is_not_a_string_is_refused_naming_the_messages(role: object):
+    body = {"model": "bench/core", "messages": [{"role": role, "content": "hi"}]}
+    with pytest.raises(BadRequest, match="unknown role") as caught:
+        FORMAT.decode(body, caller="local")
+    assert caught.value.param == "messages"
+
+
 async def _events(*events: PanelEvent) -> AsyncIterator[PanelEvent]:
     for event in events:
         yield event

@@ -195,6 +195,26 @@ def test_hosted_tool_items_are_refused(item: dict[str, Any]):
 
 
 @pytest.mark.parametrize(
+    "input",
+    [
+        [{"role": "user", "content": [{"type": ["input_text"], "text": "hi"}]}],
+        [{"type": {"function_call_output": 1}, "call_id": "c1", "output": "ok"}],
+    ],
+    ids=["part", "item"],
+)
+def test_a_type_that_is_not_a_string_is_refused_naming_the_input(input: list[dict[str, Any]]):
+    with pytest.raises(BadRequest, match="type") as caught:
+        _decode(input)
+    assert caught.value.param == "input"
+
+
+def test_a_tool_type_that_is_not_a_string_is_refused_naming_the_tools():
+    with pytest.raises(BadRequest, match=r"tools\[1\]\.type must be a string") as caught:
+        _decode(tools=[{"type": "function", "name": "f"}, {"type": ["function"], "name": "g"}])
+    assert caught.value.param == "tools"
+
+
+@pytest.mark.parametrize(
     "stored",
     [
         {"previous_response_id": "resp_abc"},

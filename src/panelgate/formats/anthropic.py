@@ -90,7 +90,7 @@ def _refuse_block(kind: object, where: str) -> BadRequest:
             "send the text (or an image) instead",
             param="messages",
         )
-    if kind in _SERVER_BLOCKS or (isinstance(kind, str) and kind.endswith("_tool_result")):
+    if isinstance(kind, str) and (kind in _SERVER_BLOCKS or kind.endswith("_tool_result")):
         return BadRequest(f"{where} is a `{kind}` block; {_SERVER_TOOLS_ADVICE}", param="messages")
     return BadRequest(
         f"{where} has type {kind!r}, which the gateway cannot pass on; send text or image blocks",
@@ -156,7 +156,7 @@ def _read_message(message: object, index: int) -> list[ChatMessage]:
     if not isinstance(message, dict):
         raise BadRequest(f"{where} must be an object with a role and content", param="messages")
     role = message.get("role")
-    if role not in _ROLES:
+    if not isinstance(role, str) or role not in _ROLES:
         raise BadRequest(
             f"{where} has role {role!r}; use user or assistant, and put system text in `system`",
             param="messages",
@@ -167,7 +167,7 @@ def _read_message(message: object, index: int) -> list[ChatMessage]:
     for number, block in enumerate(_blocks(message.get("content"), f"{where}.content")):
         at = f"{where}.content[{number}]"
         kind = block.get("type")
-        if kind in _DROPPED_BLOCKS:
+        if isinstance(kind, str) and kind in _DROPPED_BLOCKS:
             continue
         if kind == "tool_use":
             calls.append(_tool_call(block, at))
@@ -203,6 +203,8 @@ def read_conversation(body: dict[str, Any]) -> list[ChatMessage]:
     messages = _system_message(body.get("system"))
     for index, message in enumerate(raw):
         messages.extend(_read_message(message, index))
+    if not any(m["role"] != "system" for m in messages):
+        raise BadRequest("`messages` holds nothing to answer; send the text to ask", param="messages")
     return messages
 
 

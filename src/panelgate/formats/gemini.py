@@ -127,7 +127,11 @@ def _image_from_file(data: dict[str, Any], where: str) -> dict[str, Any]:
             "as inlineData or a public http(s) URL",
             param="contents",
         )
-    if urlsplit(uri).hostname in _FILES_API_HOSTS:
+    try:
+        host = urlsplit(uri).hostname
+    except ValueError:  # an unclosed IPv6 bracket
+        raise BadRequest(f"{where} names {uri!r}, which is not a URL", param="contents") from None
+    if host in _FILES_API_HOSTS:
         raise BadRequest(
             f"{where} names a file uploaded to Google (Files API), which the panel's seats cannot "
             "fetch; send the image as inlineData or a public http(s) URL",
@@ -323,6 +327,8 @@ def gemini_messages(body: dict[str, Any]) -> list[ChatMessage]:
     calls = _ToolCalls()
     for index, content in enumerate(raw):
         messages.extend(_read_content(content, index, calls))
+    if not any(m["role"] != "system" for m in messages):
+        raise BadRequest("`contents` holds nothing to answer; send the text to ask", param="contents")
     return messages
 
 

@@ -183,7 +183,7 @@ def _generation(body: dict[str, Any]) -> dict[str, Any]:
         )
     modalities = read_field(config, "responseModalities") or []
     modalities = [modalities] if isinstance(modalities, str) else modalities
-    if any(str(m).upper() != "TEXT" for m in modalities):
+    if not isinstance(modalities, list) or any(str(m).upper() != "TEXT" for m in modalities):
         raise BadRequest(
             "route mode answers in text only; ask for responseModalities TEXT", param="generationConfig"
         )

@@ -15,7 +15,6 @@ reads messages and writes lines with the same helpers.
 from __future__ import annotations
 
 import base64
-import binascii
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -77,7 +76,7 @@ def image_part(value: object, where: str) -> dict[str, Any]:
         return {"type": "image_url", "image_url": {"url": value}}
     try:
         data = base64.b64decode(value, validate=True) if isinstance(value, str) else b""
-    except binascii.Error:
+    except ValueError:  # not base64 (`binascii.Error`), or not ASCII at all
         data = b""
     if not data:
         raise BadRequest(f"{where} must be base64-encoded image bytes", param="images")
@@ -122,7 +121,9 @@ class _ToolCalls:
     def call(self, call: object, where: str) -> dict[str, Any]:
         function = call.get("function") if isinstance(call, dict) else None
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-            raise BadRequest(f"{where} must be {{'function': {{'name': ..., 'arguments': {{...}}}}}}")
+            raise BadRequest(
+                f"{where} must be {{'function': {{'name': ..., 'arguments': {{...}}}}}}", param="messages"
+            )
         self.issued += 1
         given = call.get("id") if isinstance(call, dict) else None
         call_id = (

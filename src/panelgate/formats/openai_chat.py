@@ -83,7 +83,7 @@ def _check_message(message: object, index: int) -> ChatMessage:
             "legacy `function` messages are not supported; use tools with bench/<collection>:route",
             param="messages",
         )
-    if role not in _ROLES:
+    if not isinstance(role, str) or role not in _ROLES:
         raise BadRequest(f"messages[{index}] has an unknown role {role!r}", param="messages")
     content = message.get("content")
     if isinstance(content, list):

@@ -4,6 +4,8 @@ Agents that speak chat completions get exactly what the member streamed —
 tool-call deltas, reasoning, usage — with only `model` renamed to the
 collection they asked for, then one closing chunk with no choices that
 carries `bench`. A whole reply is the completion those chunks add up to.
+The request is checked only where the gateway reads it itself: each
+message's content, which keys the conversation and sizes the turn.
 """
 
 from __future__ import annotations
@@ -28,12 +30,27 @@ from panelgate.formats.request_fields import read_model, read_stream, route_requ
 from panelgate.formats.route_reply import finished_turn
 
 
+def _check_content(message: dict[str, Any], index: int) -> None:
+    """Content the gateway reads itself (for the conversation's key and size): text, or a list of
+    part objects whose text parts hold text; what else a part says is the member's to read."""
+    content = message.get("content")
+    if content is None or isinstance(content, str):
+        return
+    if not isinstance(content, list) or not all(isinstance(part, dict) for part in content):
+        raise BadRequest(f"messages[{index}].content must be text or a list of parts", param="messages")
+    for part in content:
+        if part.get("type") == "text" and not isinstance(part.get("text"), str):
+            raise BadRequest(f"messages[{index}] has a text part without text", param="messages")
+
+
 class OpenAIChatRoute:
     def decode_route(self, body: dict[str, Any], *, caller: str) -> RouteRequest:
         model = read_model(body)
         messages = body.get("messages")
         if not isinstance(messages, list) or not messages or not all(isinstance(m, dict) for m in messages):
             raise BadRequest("`messages` must be a non-empty list of message objects", param="messages")
+        for index, message in enumerate(messages):
+            _check_content(message, index)
         if "functions" in body or "function_call" in body:
             raise BadRequest(
                 "legacy `functions`/`function_call` are not supported; send them as `tools`/`tool_choice`",

@@ -73,9 +73,12 @@ def read_own_tools(body: dict[str, Any], *, own_types: Collection[str | None], r
         return False
     if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
         raise BadRequest("`tools` must be a list of tool definitions", param="tools")
-    for tool in tools:
-        if tool.get("type") not in own_types:
-            raise BadRequest(f"tool type `{tool.get('type')}` runs at the vendor; {refusal}", param="tools")
+    for number, tool in enumerate(tools):
+        kind = tool.get("type")
+        if kind is not None and not isinstance(kind, str):
+            raise BadRequest(f'tools[{number}].type must be a string such as "function"', param="tools")
+        if kind not in own_types:
+            raise BadRequest(f"tool type `{kind}` runs at the vendor; {refusal}", param="tools")
     return bool(tools)
 
 

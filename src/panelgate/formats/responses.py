@@ -93,7 +93,7 @@ def _image_part(part: dict[str, Any], where: str) -> dict[str, Any]:
 def _content_part(part: object, where: str) -> dict[str, Any]:
     """A text or image part as an OpenAI chat content part; anything else refused."""
     kind = part.get("type") if isinstance(part, dict) else None
-    if kind in _TEXT_PARTS and isinstance(part, dict):
+    if isinstance(kind, str) and kind in _TEXT_PARTS and isinstance(part, dict):
         text = part.get("text", part.get("refusal"))
         if not isinstance(text, str):
             raise BadRequest(f"{where} is a {kind} part without text", param="input")
@@ -192,7 +192,7 @@ def _add_item(messages: list[ChatMessage], images: list[dict[str, Any]], item: o
     kind = item.get("type", "message")
     if kind == "reasoning":
         return
-    if kind in _TOOL_OUTPUTS:
+    if isinstance(kind, str) and kind in _TOOL_OUTPUTS:
         message, shown = _tool_output(item, where)
         messages.append(message)
         images.extend(shown)
