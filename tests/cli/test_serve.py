@@ -1,18 +1,87 @@
-"""`panelgate serve` refuses any address but loopback while nothing guards the gateway."""
+"""`panelgate serve` binds loopback unless an admin token of 16+ characters guards the gateway."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
+import pytest
 
-def test_serve_refuses_a_non_loopback_address(tmp_path: Path):
-    done = subprocess.run(
-        [sys.executable, "-m", "panelgate", "serve", "--host", "0.0.0.0", "--port", "1"],
-        env={"PANELGATE_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"},
+from tests.support.gateway import free_port
+
+GOOD_TOKEN = "a-serve-token-of-24-char"
+
+
+def _env(home: Path, token: str | None = None) -> dict[str, str]:
+    env = {"PANELGATE_HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    if token is not None:
+        env["PANELGATE_ADMIN_TOKEN"] = token
+    return env
+
+
+def _refused(home: Path, *args: str, token: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "panelgate", "serve", *args],
+        env=_env(home, token),
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
+
+
+def test_serve_refuses_a_non_loopback_address_without_a_token(tmp_path: Path):
+    done = _refused(tmp_path / "home", "--host", "0.0.0.0", "--port", "1")
     assert done.returncode == 2
     assert "loopback" in done.stderr and "0.0.0.0" in done.stderr
+    assert "PANELGATE_ADMIN_TOKEN" in done.stderr, "the refusal says what to set"
     assert not (tmp_path / "home").exists(), "nothing is made for a server that does not start"
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "127.0.0.1"])
+def test_serve_refuses_a_token_shorter_than_16_characters(tmp_path: Path, host: str):
+    done = _refused(tmp_path / "home", "--host", host, "--port", "1", token="fifteen-chars-x")
+    assert done.returncode == 2
+    assert "PANELGATE_ADMIN_TOKEN" in done.stderr and "16" in done.stderr
+
+
+@pytest.fixture
+def served_on_every_address(tmp_path: Path) -> Iterator[str]:
+    """`panelgate serve --host 0.0.0.0` with a good token; its loopback URL."""
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as output:  # the child keeps its own copy of the handle
+        process = subprocess.Popen(
+            [sys.executable, "-m", "panelgate", "serve", "--host", "0.0.0.0", "--port", str(port)],
+            env=_env(tmp_path / "home", GOOD_TOKEN),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"serve exited:\n{log.read_text(errors='replace')}")
+            try:
+                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "serve did not answer /health within 30 s"
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def test_serve_on_every_address_starts_with_a_token_and_asks_for_keys(served_on_every_address: str):
+    url = served_on_every_address
+    assert httpx.get(f"{url}/health").json()
+    assert httpx.get(f"{url}/v1/models").status_code == 401, "keys are required off loopback"
+    assert httpx.get(f"{url}/api/keys").status_code == 401
+    admin = httpx.get(f"{url}/api/keys", headers={"Authorization": f"Bearer {GOOD_TOKEN}"})
+    assert admin.status_code == 200

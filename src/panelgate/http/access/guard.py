@@ -84,7 +84,7 @@ class AccessGuard:
         if declared is not None:
             if not (declared.strip().isascii() and declared.strip().isdigit()):
                 raise Refusal(BadRequest("the Content-Length header is not a number of bytes"))
-            if False:
+            if int(declared) > self.policy.max_body_bytes:
                 raise Refusal(
                     TooLarge(
                         f"the body is larger than {self.policy.max_body_bytes / 1_000_000:g} MB; "
