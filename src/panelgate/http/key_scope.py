@@ -11,6 +11,7 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from panelgate.core.errors import BadRequest, Forbidden
+from panelgate.http.services import services
 from panelgate.store import GatewayKeyRecord
 
 
@@ -22,6 +23,13 @@ def allowed_collections(request: Request) -> frozenset[str] | None:
     """The collection names this request may use; None for every one."""
     key = gateway_key(request)
     return None if key is None or key.collections is None else frozenset(key.collections)
+
+
+async def visible_collections(request: Request) -> list[str]:
+    """The names of the collections on the bench that this request may use."""
+    allowed = allowed_collections(request)
+    names = (await services(request).db.bench.snapshot()).collections
+    return sorted(name for name in names if allowed is None or name in allowed)
 
 
 def check_collection(request: Request, collection: str | None) -> None:
