@@ -98,6 +98,7 @@ def start_panelgate(
     database_url: str | None,
     configure: Callable[[str, str], None] | None = None,
     model: str = MODEL_ID,
+    workers: int = 1,
 ) -> Gateway:
     """`panelgate serve` on a free port with a fresh data folder, configured through the admin API.
 
@@ -113,10 +114,20 @@ def start_panelgate(
     env["PANELGATE_HOME"] = str(home)
     if database_url:
         env["PANELGATE_DATABASE_URL"] = database_url
-    argv = [*panelgate_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    argv = [
+        *panelgate_command(),
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
     service = Service("panelgate", argv, env, workdir / "panelgate.log")
     base = f"http://127.0.0.1:{port}"
-    gateway = Gateway(f"panelgate {panelgate_version()}", service, base, model)
+    processes = f", {workers} workers" if workers > 1 else ""
+    gateway = Gateway(f"panelgate {panelgate_version()}{processes}", service, base, model)
     try:
         service.wait_until_http_ok(f"{base}/health", timeout_s=60)
         (configure or configure_panelgate)(base, upstream_base)

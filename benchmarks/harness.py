@@ -179,6 +179,9 @@ def run_arguments(
         "--budget", type=float, default=budget_s, help="seconds after which levels not yet run are skipped"
     )
     parser.add_argument("--keep", action="store_true", help="keep the temp folder with every server's log")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="panelgate's processes on the port (`serve --workers`)"
+    )
     return parser
 
 

@@ -172,7 +172,7 @@ def main() -> int:
         if args.only in (None, "panelgate"):
             labels.append(
                 bench.measure_gateway(
-                    lambda: start_panelgate_route(workdir, upstream_base, args.database_url)
+                    lambda: start_panelgate_route(workdir, upstream_base, args.database_url, args.workers)
                 )
             )
         if args.only in (None, "litellm"):

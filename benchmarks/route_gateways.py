@@ -57,8 +57,10 @@ def configure_route(base: str, upstream_base: str) -> None:
     )
 
 
-def start_panelgate_route(workdir: Path, upstream_base: str, database_url: str | None) -> Gateway:
-    gateway = start_panelgate(workdir, upstream_base, database_url, configure_route, ROUTE_MODEL)
+def start_panelgate_route(
+    workdir: Path, upstream_base: str, database_url: str | None, workers: int = 1
+) -> Gateway:
+    gateway = start_panelgate(workdir, upstream_base, database_url, configure_route, ROUTE_MODEL, workers)
     gateway.label += " (route)"
     return gateway
 

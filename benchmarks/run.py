@@ -86,7 +86,9 @@ def main() -> int:
             bench.measure_all(FLOOR, floor_url, MEMBERS[0], sampler, bench.modes)
         if args.only in (None, "panelgate"):
             labels.append(
-                bench.measure_gateway(lambda: start_panelgate(workdir, upstream_base, args.database_url))
+                bench.measure_gateway(
+                    lambda: start_panelgate(workdir, upstream_base, args.database_url, workers=args.workers)
+                )
             )
         if args.only in (None, "reference"):
             labels.append(

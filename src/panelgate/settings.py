@@ -43,6 +43,7 @@ class Settings(BaseSettings):
         default="", description="web origins whose pages may call the gateway routes (CORS), comma-separated"
     )
     login_attempts_per_minute: int = Field(default=5, ge=1, description="failed logins per address a minute")
+    workers: int = Field(default=1, ge=1, le=16, description="gateway processes sharing the port")
 
     @cached_property
     def data_dir(self) -> Path:

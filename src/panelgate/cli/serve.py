@@ -7,6 +7,7 @@ share this program start fast.
 from __future__ import annotations
 
 import logging
+import os
 
 import typer
 
@@ -16,6 +17,9 @@ def serve(
         None, "--host", help="address to bind (default 127.0.0.1; any other needs PANELGATE_ADMIN_TOKEN)"
     ),
     port: int = typer.Option(None, "--port", help="port (default 8122, or PANELGATE_PORT)"),
+    workers: int = typer.Option(
+        None, "--workers", min=1, max=16, help="processes sharing the port (default 1, or PANELGATE_WORKERS)"
+    ),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error"),
 ) -> None:
     """Serve the gateway (SQLite in the data folder unless PANELGATE_DATABASE_URL says otherwise)."""
@@ -25,9 +29,8 @@ def serve(
     from panelgate.http.app import create_app
     from panelgate.settings import Settings
 
-    settings = Settings()
-    if host is not None or port is not None:
-        settings = settings.model_copy(update={"bind": host or settings.bind, "port": port or settings.port})
+    given = {"bind": host, "port": port, "workers": workers}
+    settings = Settings().model_copy(update={k: v for k, v in given.items() if v is not None})
     refused = problems(settings)
     if refused:
         for problem in refused:
@@ -35,9 +38,20 @@ def serve(
         raise typer.Exit(2)
     settings.ensure_data_dir()
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    typer.echo(f"panelgate on http://{settings.bind}:{settings.port}  (data: {settings.data_dir})", err=True)
+    processes = f", {settings.workers} processes" if settings.workers > 1 else ""
+    where = f"http://{settings.bind}:{settings.port}"
+    typer.echo(f"panelgate on {where}  (data: {settings.data_dir}{processes})", err=True)
+    several = settings.workers > 1
+    if several:  # each worker builds its app from the environment, so the command line's choices go there
+        os.environ.update(
+            PANELGATE_BIND=settings.bind,
+            PANELGATE_PORT=str(settings.port),
+            PANELGATE_WORKERS=str(settings.workers),
+        )
     uvicorn.run(
-        create_app(settings),
+        "panelgate.http.app:app_from_environment" if several else create_app(settings),
+        factory=several,
+        workers=settings.workers if several else None,
         host=settings.bind,
         port=settings.port,
         log_level=log_level,

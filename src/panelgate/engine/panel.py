@@ -94,13 +94,14 @@ class PanelRunner:
         *,
         keepalive_s: float = 10.0,
         now: Callable[[], datetime] = utcnow,
+        ids: PanelIdIssuer | None = None,
     ) -> None:
         self._db = db
         self._client = client
         self._keepalive_s = keepalive_s
         self._now = now
         self._running: set[asyncio.Task[None]] = set()
-        self._ids = PanelIdIssuer()
+        self._ids = ids or PanelIdIssuer()
 
     async def start(self, request: PanelRequest) -> PanelRun:
         """Seat the panel and set it running; raises `GatewayError` when it cannot be seated."""

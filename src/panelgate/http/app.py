@@ -14,6 +14,8 @@ from fastapi import FastAPI
 
 from panelgate import __version__
 from panelgate.engine.panel import PanelRunner
+from panelgate.engine.panel_ids import PanelIdIssuer
+from panelgate.engine.process_slot import SLOTS, ProcessSlot
 from panelgate.engine.route import RouteRunner, RouteSettings
 from panelgate.http import (
     admin,
@@ -49,6 +51,11 @@ SURFACES = (
 """The inbound API surfaces (see `errors.Surface`); a new API format adds its module here."""
 
 
+def app_from_environment() -> AccessGuard:
+    """The app of one worker process of `panelgate serve --workers N` (settings from `PANELGATE_*`)."""
+    return create_app(Settings())
+
+
 def create_app(settings: Settings | None = None) -> AccessGuard:
     settings = settings or Settings()
     policy = AccessPolicy.from_settings(settings)
@@ -58,7 +65,9 @@ def create_app(settings: Settings | None = None) -> AccessGuard:
         db = await Database.open(settings)
         keys = KeyStore(settings.key_file)
         upstream = UpstreamClient(settings, keys)
-        runner = PanelRunner(db, upstream, keepalive_s=settings.keepalive_s)
+        slot = ProcessSlot(settings.data_dir / "slots")
+        ids = PanelIdIssuer(slot.take(), SLOTS)
+        runner = PanelRunner(db, upstream, keepalive_s=settings.keepalive_s, ids=ids)
         routes = RouteRunner(
             db,
             upstream,
@@ -74,6 +83,7 @@ def create_app(settings: Settings | None = None) -> AccessGuard:
             await routes.drain(SHUTDOWN_GRACE_S)
             await upstream.aclose()
             await db.close()
+            slot.release()
 
     app = FastAPI(title="panelgate", version=__version__, lifespan=lifespan)
     gateway_routers = (*(s.router for s in SURFACES), bench.router)

@@ -47,13 +47,19 @@ class BenchView:
         collections: Collections,
         gateway: Gateway,
         max_age_s: float = 1.0,
+        check_every_read: bool = False,
     ) -> None:
+        """`check_every_read` asks the config version before every use of the copy (a ~20 µs inline read
+        on SQLite, a round trip on PostgreSQL), for worker processes that share a port: an edit made
+        through one shows at once on all of them.
+        """
         self._connections = connections
         self._endpoints = endpoints
         self._models = models
         self._collections = collections
         self._gateway = gateway
         self._max_age_s = max_age_s
+        self._check_every_read = check_every_read
         self._snapshot: BenchSnapshot | None = None
         self._generation = -1
         self._version = -1
@@ -62,19 +68,21 @@ class BenchView:
         self._checking: asyncio.Task[None] | None = None
 
     async def snapshot(self) -> BenchSnapshot:
-        if (found := self._current()) is not None:
+        if (found := await self._current()) is not None:
             if time.monotonic() - self._checked_at > self._max_age_s and (
                 self._checking is None or self._checking.done()
             ):
                 self._checking = asyncio.create_task(self._check())
             return found
         async with self._reading:  # one re-read for every panel that found the copy unusable
-            if (found := self._current()) is not None:
+            if (found := await self._current()) is not None:
                 return found
             return await self._read()
 
-    def _current(self) -> BenchSnapshot | None:
+    async def _current(self) -> BenchSnapshot | None:
         if self._snapshot is None or self._generation != self._connections.config_generation:
+            return None
+        if self._check_every_read and await self._connections.config_version() != self._version:
             return None
         return self._snapshot
 

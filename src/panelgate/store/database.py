@@ -30,7 +30,7 @@ class Database:
     """One engine and a repository per job: endpoints, models, collections, gateway,
     gateway keys, panels, verdicts, audit, config; `bench` is the cached view every panel reads."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, check_bench_every_read: bool = False) -> None:
         self.engine = engine
         self._connections = connections = Connections(engine)
         self.endpoints = Endpoints(connections)
@@ -50,6 +50,7 @@ class Database:
             models=self.models,
             collections=self.collections,
             gateway=self.gateway,
+            check_every_read=check_bench_every_read,
         )
 
     @classmethod
@@ -62,7 +63,10 @@ class Database:
         except BaseException:
             await engine.dispose()
             raise
-        return cls(engine)
+        # Worker processes of one server check the shared config version on every request (an
+        # inline read on SQLite, a round trip on PostgreSQL), so an edit through one shows at
+        # once on all of them; separate servers check once a second (see `BenchView`).
+        return cls(engine, check_bench_every_read=settings.workers > 1)
 
     async def close(self) -> None:
         await self._connections.close()
