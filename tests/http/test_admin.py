@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from tests.http.helpers import ask, hello
-from tests.support.gateway import TEST_DATABASE_URL, Gateway
+from tests.support.gateway import TEST_DATABASE_URL, Gateway, free_port
 from tests.support.upstream import FakeUpstream
 
 
@@ -42,6 +42,68 @@ def test_endpoint_key_is_tested_sent_upstream_and_never_stored_or_exported(
     if not TEST_DATABASE_URL:
         raw = (gateway.home / "panelgate.db").read_bytes() + (gateway.home / "panelgate.db-wal").read_bytes()
         assert b"sk-secret" not in raw
+
+
+def _refused(gateway: Gateway, method: str, path: str, body: dict | None = None) -> dict:
+    response = httpx.request(method, f"{gateway.url}{path}", json=body)
+    assert response.status_code == 400, response.text
+    error: dict = response.json()["error"]
+    return error
+
+
+def test_a_base_url_that_does_not_parse_is_refused_naming_it(gateway: Gateway, upstream: FakeUpstream):
+    refused = _refused(gateway, "POST", "/api/endpoints", {"name": "up", "base_url": "http://[::1/v1"})
+    assert refused["field"] == "base_url"
+
+
+def test_a_base_url_with_credentials_is_refused_before_it_is_asked(gateway: Gateway, upstream: FakeUpstream):
+    base_url = f"http://me:sk-hunter2-secret@127.0.0.1:{free_port()}/v1"
+    refused = _refused(gateway, "POST", "/api/endpoints", {"name": "up", "base_url": base_url})
+    assert refused["field"] == "base_url" and "hunter2" not in refused["message"]
+
+
+@pytest.mark.parametrize("flag", ["default", "test"])
+def test_an_endpoint_flag_must_be_true_or_false(gateway: Gateway, upstream: FakeUpstream, flag: str):
+    body = {"name": "up", "base_url": upstream.url, flag: "false"}
+    assert _refused(gateway, "POST", "/api/endpoints", body)["field"] == flag
+    assert gateway.api("GET", "/api/endpoints")["endpoints"] == []
+
+
+def test_changing_nothing_on_an_unknown_model_is_404(bench: Gateway, upstream: FakeUpstream):
+    refused = bench.api("PATCH", "/api/models/nobody", {}, expect=404)
+    assert refused["error"]["field"] == "alias"
+
+
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [
+        ("/api/models/m%001", "alias"),
+        ("/api/collections/co%00re", "name"),
+        ("/api/panels/p%00", "panel_id"),
+        ("/api/audit?entity=model%00", "entity"),
+        ("/api/panels?collection=core%00", "collection"),
+    ],
+)
+def test_a_nul_character_in_a_path_or_query_is_refused_naming_it(
+    bench: Gateway, upstream: FakeUpstream, path: str, field: str
+):
+    assert _refused(bench, "GET", path)["field"] == field
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/models", {"served_id": "m\u00004", "endpoint": "up", "alias": "m4"}, "served_id"),
+        ("/api/models", {"served_id": "m4", "endpoint": "u\u0000p"}, "endpoint"),
+        ("/api/collections/core", {"description": "three\u0000models"}, "description"),
+        ("/api/models/m1/retire", {"why": "gone\u0000"}, "why"),
+    ],
+)
+def test_a_nul_character_in_stored_text_is_refused_naming_it(
+    bench: Gateway, upstream: FakeUpstream, path: str, body: dict, field: str
+):
+    method = "PATCH" if path.startswith("/api/collections") else "POST"
+    assert _refused(bench, method, path, body)["field"] == field
 
 
 def test_model_rename_keeps_collections_and_history(bench: Gateway, upstream: FakeUpstream):

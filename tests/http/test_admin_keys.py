@@ -84,6 +84,7 @@ def test_revoking_by_something_other_than_an_id_is_400(gateway: Gateway):
         ({"name": "   "}, "name"),
         ({"name": 5}, "name"),
         ({"name": "x" * 81}, "name"),
+        ({"name": "lap\u0000top"}, "name"),
         ({"name": "ci", "rpm": 0}, "rpm"),
         ({"name": "ci", "rpm": "60"}, "rpm"),
         ({"name": "ci", "rpm": 100_001}, "rpm"),

@@ -52,6 +52,22 @@ async def test_base_url_with_credentials_is_refused_without_repeating_them(db: D
     assert "hunter2" not in refused.value.message
 
 
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "http://[::1/v1",  # urlsplit raised ValueError: a 500 instead of a refusal
+        "http://api.example/v 1",
+        "http://api.example/v1\x00",  # PostgreSQL cannot keep a NUL
+        "http://api.example/\nv1",
+    ],
+)
+async def test_a_base_url_that_is_not_one_url_is_refused_naming_it(db: Database, base_url: str) -> None:
+    with pytest.raises(Invalid) as refused:
+        await db.endpoints.add("odd", base_url, actor="t")
+    assert refused.value.field == "base_url"
+    assert await db.endpoints.list() == []
+
+
 async def test_base_url_with_a_query_is_refused(db: Database) -> None:
     with pytest.raises(Invalid, match="key_name"):
         await db.endpoints.add("gem", "https://api.example/v1?key=s3cret", actor="t")

@@ -130,6 +130,7 @@ async def test_an_unscoped_key_allows_every_collection(with_core: Database) -> N
         ({"name": "   "}, "name"),
         ({"name": "x" * 81}, "name"),
         ({"name": 7}, "name"),
+        ({"name": "lap\x00top"}, "name"),
         ({"rpm": 0}, "rpm"),
         ({"rpm": 100_001}, "rpm"),
         ({"rpm": 2.5}, "rpm"),

@@ -64,6 +64,18 @@ async def test_add_on_an_unknown_endpoint_lists_the_endpoints(bench: Database) -
     assert refused.value.field == "endpoint"
 
 
+async def test_add_on_an_endpoint_name_with_a_nul_character_is_refused_naming_it(bench: Database) -> None:
+    with pytest.raises(Invalid, match="endpoints: local") as refused:
+        await bench.models.add("delta", "org/delta", "lo\x00cal", actor="t")
+    assert refused.value.field == "endpoint"
+
+
+async def test_a_served_id_with_a_nul_character_is_refused_naming_it(bench: Database) -> None:
+    with pytest.raises(Invalid, match="NUL") as refused:
+        await bench.models.add("delta", "org/\x00delta", "local", actor="t")
+    assert refused.value.field == "served_id"
+
+
 async def test_add_keeps_the_facts_set_by_hand(bench: Database) -> None:
     added = await bench.models.add(
         "eyes", "org/eyes", "local", role="vision", context_window=8192, vision=True, tools=False, actor="t"

@@ -43,6 +43,29 @@ async def test_a_verdict_on_an_unknown_call_is_not_found(bench: Database) -> Non
         await bench.verdicts.record("p-none.member1", useful=True, actor="t")
 
 
+async def test_a_call_id_or_collection_with_a_nul_character_names_nothing(
+    bench: Database, record_panel: RecordPanel
+) -> None:
+    """PostgreSQL fails on a NUL in text; no call or collection has one, so none is found."""
+    [call] = await record_panel("p1", [("alpha", "ok")])
+    with pytest.raises(NotFound):
+        await bench.verdicts.record(call + "\x00", useful=True, actor="t")
+    assert await bench.verdicts.current(call + "\x00") is None
+    assert await bench.verdicts.pending([call + "\x00", call]) == [call]
+    assert await bench.verdicts.collections_of([call, "\x00"]) == {call: "core"}
+    assert await bench.verdicts.record_counts("co\x00re", None) == {}
+
+
+async def test_a_note_or_claim_with_a_nul_character_is_refused_naming_it(
+    bench: Database, record_panel: RecordPanel
+) -> None:
+    [call] = await record_panel("p1", [("alpha", "ok")])
+    for fields, field in (({"note": "a\x00"}, "note"), ({"real": ["b\x00"]}, "real")):
+        with pytest.raises(Invalid) as refused:
+            await bench.verdicts.record(call, useful=True, actor="t", **fields)  # type: ignore[arg-type]
+        assert refused.value.field == field
+
+
 @pytest.mark.parametrize(
     "fields",
     [{"useful": "yes"}, {"useful": True, "real": "one claim"}, {"useful": True, "false": [1]}],

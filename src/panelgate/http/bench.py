@@ -8,17 +8,24 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, NotFound
-from panelgate.http.body import read_json_object
+from panelgate.http.bench_schemas import (
+    MAX_CLAIMS,
+    MAX_NOTE,
+    REFUSALS,
+    Pending,
+    PendingBody,
+    Record,
+    VerdictBody,
+    VerdictRecorded,
+)
+from panelgate.http.body import json_body, read_json_object
 from panelgate.http.key_scope import allowed_collections, check_collection
 from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
 from panelgate.store import errors as store_errors
 
-router = APIRouter()
-
-MAX_NOTE = 2000
-MAX_CLAIMS = 50
+router = APIRouter(responses=REFUSALS)
 
 
 def _claims(body: dict[str, Any], field: str) -> list[str] | None:
@@ -49,7 +56,7 @@ def _verdict_fields(body: dict[str, Any]) -> tuple[str, bool, str | None, list[s
     return call.strip(), useful, note, _claims(body, "real"), _claims(body, "false")
 
 
-@router.post("/bench/verdict")
+@router.post("/bench/verdict", response_model=VerdictRecorded, openapi_extra=json_body(VerdictBody))
 async def verdict(request: Request) -> Response:
     """Record a verdict; fields left out keep the call's earlier note and claims."""
     svc = services(request)
@@ -74,7 +81,7 @@ async def verdict(request: Request) -> Response:
     return json_response({"ok": True, "call": call, "useful": useful, "result": outcome})
 
 
-@router.get("/bench/record")
+@router.get("/bench/record", response_model=Record)
 async def record(request: Request, collection: str = "", task: str = "") -> Response:
     name = collection.removeprefix("bench/").strip() or None
     allowed = allowed_collections(request)
@@ -88,7 +95,7 @@ async def record(request: Request, collection: str = "", task: str = "") -> Resp
     return json_response({"collection": collection, "task": task, "aliases": counts})
 
 
-@router.post("/bench/pending")
+@router.post("/bench/pending", response_model=Pending, openapi_extra=json_body(PendingBody))
 async def pending(request: Request) -> Response:
     body = await read_json_object(request, 1_000_000)
     calls = body.get("calls")

@@ -28,6 +28,7 @@ from panelgate.store.rules import (
     check_headers,
     check_key_name,
     check_name,
+    storable,
 )
 from panelgate.store.tables import endpoints, models, utcnow
 
@@ -60,6 +61,8 @@ def record(row: Row[Any]) -> EndpointRecord:
 
 
 async def find(connection: AsyncConnection, name: str) -> Row[Any] | None:
+    if not storable(name):  # names nothing, and PostgreSQL would fail on it
+        return None
     return (await connection.execute(select(endpoints).where(endpoints.c.name == name))).first()
 
 

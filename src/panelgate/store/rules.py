@@ -36,6 +36,11 @@ T = TypeVar("T")
 Check = Callable[[Any], Any]
 
 
+def storable(text: str) -> bool:
+    """Whether a database can keep or look up `text`: PostgreSQL refuses the NUL character in text."""
+    return "\x00" not in text
+
+
 def check_fields(fields: Mapping[str, Any], checks: Mapping[str, Check], what: str) -> dict[str, Any]:
     """Each field run through its check; a field that has none is refused, naming those that do."""
     clean: dict[str, Any] = {}
@@ -106,6 +111,8 @@ def check_number(value: object, field: str, low: float, high: float) -> float:
 def check_text(value: object, field: str, limit: int = MAX_TEXT) -> str:
     if not isinstance(value, str):
         raise Invalid(f"{field} must be text", field=field)
+    if not storable(value):
+        raise Invalid(f"{field} must not contain the NUL character (\\x00)", field=field)
     value = value.strip()
     if len(value) > limit:
         raise Invalid(f"{field} is {len(value):,} characters; keep it to {limit:,}", field=field)
@@ -153,7 +160,13 @@ def check_base_url(value: object) -> str:
     """An http(s) URL without credentials or a query: keys belong under a key name."""
     if not isinstance(value, str):
         raise Invalid("base_url must be text such as https://api.example.com/v1", field="base_url")
-    parts = urlsplit(value.strip())
+    url = value.strip()
+    if not url.isprintable() or any(character.isspace() for character in url):
+        raise Invalid("base_url must not contain spaces or control characters", field="base_url")
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # e.g. an unclosed `[` of an IPv6 address
+        raise Invalid("base_url is not a URL such as https://api.example.com/v1", field="base_url") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise Invalid("base_url must start with http:// or https:// and name a host", field="base_url")
     if parts.username or parts.password or parts.query or parts.fragment:
@@ -162,7 +175,7 @@ def check_base_url(value: object) -> str:
             "store the key under key_name instead",
             field="base_url",
         )
-    return value.strip().rstrip("/")
+    return url.rstrip("/")
 
 
 def check_headers(value: object) -> dict[str, str]:

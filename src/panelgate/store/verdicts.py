@@ -22,7 +22,7 @@ from panelgate.store.audit import write_audit
 from panelgate.store.connections import Connections
 from panelgate.store.errors import NotFound
 from panelgate.store.records import VerdictRecord
-from panelgate.store.rules import check_bool, check_text, check_texts
+from panelgate.store.rules import check_bool, check_text, check_texts, storable
 from panelgate.store.tables import evidence, models, panels, seats, utcnow, verdicts
 
 MAX_CLAIMS = 50
@@ -116,7 +116,7 @@ class Verdicts:
         false_claims = check_texts(false, "false", most=MAX_CLAIMS, each=MAX_CLAIM)
         async with self._connections.write(edits_config=False) as connection:
             known = select(evidence.c.call).where(evidence.c.call == call)
-            if (await connection.execute(known)).first() is None:
+            if not storable(call) or (await connection.execute(known)).first() is None:
                 raise NotFound(
                     f"no call `{call}` was recorded; use a call id from a reply's `bench` field", field="call"
                 )
@@ -149,6 +149,8 @@ class Verdicts:
         return "created" if current is None else "superseded"
 
     async def current(self, call: str) -> VerdictRecord | None:
+        if not storable(call):
+            return None
         async with self._connections.read() as connection:
             return await _current(connection, call)
 
@@ -158,6 +160,8 @@ class Verdicts:
         `collection` keeps evidence of that collection; `task` keeps calls whose
         panel prompt or verdict note holds every one of its words (any case).
         """
+        if collection is not None and not storable(collection):
+            return {}
         where = true() if collection is None else evidence.c.collection == collection
         words = (task or "").lower().split()
         async with self._connections.read() as connection:
@@ -195,7 +199,7 @@ class Verdicts:
 
     async def pending(self, calls: Sequence[str]) -> list[str]:
         """The calls among `calls`, in order, that answered (ok or empty) and have no verdict yet."""
-        wanted = list(dict.fromkeys(calls))
+        wanted = list(dict.fromkeys(call for call in calls if storable(call)))
         if not wanted:
             return []
         query = select(evidence.c.call).where(
@@ -209,7 +213,7 @@ class Verdicts:
 
     async def collections_of(self, calls: Sequence[str]) -> dict[str, str | None]:
         """The collection each known call among `calls` answered for (None: asked outside one)."""
-        wanted = list(dict.fromkeys(calls))
+        wanted = list(dict.fromkeys(call for call in calls if storable(call)))
         if not wanted:
             return {}
         query = select(evidence.c.call, evidence.c.collection).where(evidence.c.call.in_(wanted))

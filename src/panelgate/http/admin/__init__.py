@@ -2,10 +2,11 @@
 
 One set of rules: handlers only read the body and pass it to the store, which
 validates and writes the change with its audit row; refusals come back as
-`{"error": {"message", "field"}}` with 400, 404 or 409.
+`{"error": {"message", "field"}}` with 400, 404 or 409 (the OpenAPI document
+says so for every route, see `schemas.py`).
 """
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
 from panelgate.http.admin import (
     audit,
@@ -19,7 +20,9 @@ from panelgate.http.admin import (
     routes,
     status,
 )
+from panelgate.http.admin.schemas import REFUSALS
+from panelgate.http.admin.shapes import storable_parameters
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=REFUSALS, dependencies=[Depends(storable_parameters)])
 for module in (status, endpoints, models, collections, gateway_settings, keys, config, panels, routes, audit):
     router.include_router(module.router)

@@ -3,22 +3,77 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, NotFound
-from panelgate.core.types import CollectionInfo
+from panelgate.core.types import CollectionInfo, ReplyMode, Shape
 from panelgate.engine.listing import describe
+from panelgate.http.admin.schemas import Body, Removed, left_out
 from panelgate.http.admin.shapes import only_fields, plain
-from panelgate.http.body import read_json_object
+from panelgate.http.body import json_body, read_json_object
 from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
+from panelgate.store.rules import MAX_DESCRIPTION, MAX_SHADOWS, MAX_TAG, MAX_TAGS
 
 router = APIRouter()
-FIELDS = {"members", "shape", "description", "tags", "reply", "merger", "shadows"}
+
+
+class CollectionFields(Body):
+    """`PUT /api/collections/{name}`: the whole collection; fields left out take their defaults."""
+
+    members: list[str] = Field(min_length=1, description="aliases on the bench, in order")
+    shape: Shape | None = Field(default=None, description="null: read from each prompt")
+    description: str | None = Field(default=None, max_length=MAX_DESCRIPTION)
+    tags: list[str] = left_out(f"each up to {MAX_TAG} characters", max_length=MAX_TAGS)
+    reply: ReplyMode | None = Field(default=None, description="null: all")
+    merger: str | None = Field(default=None, description="the alias that merges; null or empty: chosen")
+    shadows: int = left_out("route mode: members answering each turn too; left out: 0", ge=0, le=MAX_SHADOWS)
+
+
+FIELDS = set(CollectionFields.model_fields)
+
+
+class CollectionChange(CollectionFields):
+    """`PATCH /api/collections/{name}`: the fields given change, the rest stay; `add`/`remove` edit
+    the members."""
+
+    members: list[str] = left_out("every member, replacing them", min_length=1)
+    add: list[str] = left_out("aliases to add at the end")
+    remove: list[str] = left_out("aliases to take out")
+
+
+class Together(BaseModel):
+    context_window: int | None = Field(description="the largest prompt every member takes")
+    context_unknown: list[str]
+    capabilities: list[Literal["vision", "tools"]]
+    connections: list[str]
+    limits: dict[str, Any]
+
+
+class CollectionShown(BaseModel):
+    name: str
+    members: list[str]
+    shape: Shape | None
+    description: str
+    tags: list[str]
+    reply: ReplyMode
+    merger: str
+    shadows: int
+    explorers: int = Field(description="explorer seats a panel of it gets now")
+    together: Together
+
+
+class CollectionList(BaseModel):
+    collections: list[CollectionShown]
+
+
+class OneCollection(BaseModel):
+    collection: CollectionShown
 
 
 def _aliases(body: dict[str, Any], field: str) -> tuple[str, ...]:
@@ -54,13 +109,13 @@ async def _shown(request: Request, collection: CollectionInfo) -> dict[str, Any]
     return {**plain(collection), **describe(collection, await db.models.roster(), await db.gateway.limits())}
 
 
-@router.get("/collections")
+@router.get("/collections", response_model=CollectionList)
 async def list_collections(request: Request) -> Response:
     collections = await services(request).db.collections.list()
     return json_response({"collections": [await _shown(request, c) for c in collections]})
 
 
-@router.get("/collections/{name}")
+@router.get("/collections/{name}", response_model=OneCollection)
 async def show_collection(request: Request, name: str) -> Response:
     found = await services(request).db.collections.get(name)
     if found is None:
@@ -68,7 +123,7 @@ async def show_collection(request: Request, name: str) -> Response:
     return json_response({"collection": await _shown(request, found)})
 
 
-@router.put("/collections/{name}")
+@router.put("/collections/{name}", response_model=OneCollection, openapi_extra=json_body(CollectionFields))
 async def save_collection(request: Request, name: str) -> Response:
     """Create or replace: fields left out take their defaults."""
     body = only_fields(await read_json_object(request, 1_000_000), FIELDS)
@@ -78,11 +133,11 @@ async def save_collection(request: Request, name: str) -> Response:
     return json_response({"collection": await _shown(request, saved)})
 
 
-@router.patch("/collections/{name}")
+@router.patch("/collections/{name}", response_model=OneCollection, openapi_extra=json_body(CollectionChange))
 async def change_collection(request: Request, name: str) -> Response:
     """Change some fields, keep the rest; `add`/`remove` edit the members."""
     db = services(request).db
-    body = only_fields(await read_json_object(request, 1_000_000), FIELDS | {"add", "remove"})
+    body = only_fields(await read_json_object(request, 1_000_000), set(CollectionChange.model_fields))
     found = await db.collections.get(name)
     if found is None:
         raise NotFound(
@@ -92,7 +147,7 @@ async def change_collection(request: Request, name: str) -> Response:
     return json_response({"collection": await _shown(request, saved)})
 
 
-@router.delete("/collections/{name}")
+@router.delete("/collections/{name}", response_model=Removed)
 async def delete_collection(request: Request, name: str) -> Response:
     await services(request).db.collections.delete(name, actor=caller_of(request))
     return json_response({"ok": True, "removed": name})

@@ -7,21 +7,83 @@ first panel. The key itself goes to the key file (0600), never the database.
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest
-from panelgate.http.admin.shapes import only_fields, plain, text_field
-from panelgate.http.body import read_json_object
+from panelgate.core.naming import COLLECTION_RE
+from panelgate.http.admin.schemas import NON_BLANK, Body, Removed
+from panelgate.http.admin.shapes import flag, only_fields, plain, text_field
+from panelgate.http.body import json_body, read_json_object
 from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import Services, services
+from panelgate.store.records import EndpointApi, EndpointKind
+from panelgate.store.rules import HEADER_NAME_RULE, KEY_NAME_RULE, check_base_url, check_headers
 from panelgate.upstream import UpstreamError
 
 router = APIRouter()
-ADD_FIELDS = {"name", "base_url", "kind", "api", "key_name", "key", "headers", "default", "test"}
+HeaderName = Annotated[str, Field(pattern=HEADER_NAME_RULE.pattern)]
+
+
+class NewEndpoint(Body):
+    """`POST /api/endpoints`: where models are served from, and the key to list them with."""
+
+    name: str = Field(pattern=COLLECTION_RE.pattern)
+    base_url: str = Field(
+        pattern=r"^\s*https?://", description="http(s), usually ending in /v1; no credentials or query"
+    )
+    kind: EndpointKind | None = Field(default=None, description="null: provider")
+    api: EndpointApi | None = Field(default=None, description="null: chat")
+    key_name: str | None = Field(
+        default=None,
+        pattern=KEY_NAME_RULE.pattern,
+        description="the name the key is kept under; null: the endpoint's name when `key` is given",
+    )
+    key: str | None = Field(default=None, pattern=NON_BLANK, description="kept in the key file, never shown")
+    headers: dict[HeaderName, str] | None = Field(default=None, description="sent with every call")
+    default: bool | None = Field(default=None, description="make it the default endpoint")
+    test: bool | None = Field(default=None, description="only list its models; save nothing")
+
+
+ADD_FIELDS = set(NewEndpoint.model_fields)
+
+
+class EndpointShown(BaseModel):
+    name: str
+    base_url: str
+    kind: EndpointKind
+    api: EndpointApi
+    key_name: str | None
+    headers: dict[str, str]
+    is_default: bool
+    created_at: datetime
+    updated_at: datetime
+    key: Literal["env", "file"] | None = Field(description="where its key is kept (never the key itself)")
+
+
+class EndpointList(BaseModel):
+    endpoints: list[EndpointShown]
+
+
+class AddedEndpoint(BaseModel):
+    endpoint: EndpointShown
+    listed: list[str] = Field(description="the model ids the endpoint listed")
+
+
+class TestedEndpoint(BaseModel):
+    ok: Literal[True]
+    tested: Literal[True]
+    listed: list[str]
+
+
+class DefaultEndpoint(BaseModel):
+    ok: Literal[True]
+    default: str
 
 
 def _endpoint_json(svc: Services, endpoint: Any) -> dict[str, Any]:
@@ -30,7 +92,7 @@ def _endpoint_json(svc: Services, endpoint: Any) -> dict[str, Any]:
     return shown
 
 
-@router.get("/endpoints")
+@router.get("/endpoints", response_model=EndpointList)
 async def list_endpoints(request: Request) -> Response:
     svc = services(request)
     return json_response({"endpoints": [_endpoint_json(svc, e) for e in await svc.db.endpoints.list()]})
@@ -48,23 +110,32 @@ async def _listing_test(svc: Services, base_url: str, key: str | None, headers: 
     return sorted(str(m.get("id")) for m in listed if isinstance(m, dict) and m.get("id"))
 
 
-@router.post("/endpoints", status_code=201)
+@router.post(
+    "/endpoints",
+    status_code=201,
+    response_model=AddedEndpoint,
+    responses={200: {"model": TestedEndpoint, "description": "Tested only (`test`): nothing saved"}},
+    openapi_extra=json_body(NewEndpoint),
+)
 async def add_endpoint(request: Request) -> Response:
     svc = services(request)
     body = only_fields(await read_json_object(request, 1_000_000), ADD_FIELDS)
     name = text_field(body, "name")
-    base_url = str(text_field(body, "base_url")).rstrip("/")
+    # the store's rules for the URL and headers, before the listing test sends them anywhere
+    base_url = check_base_url(text_field(body, "base_url"))
     headers = body.get("headers") or {}
     if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
         raise BadRequest("`headers` must be an object of header names to strings", param="headers")
+    headers = check_headers(headers)
     key = body.get("key")
     if key is not None and (not isinstance(key, str) or not key.strip()):
         raise BadRequest("`key` must be a non-empty string when given", param="key")
     key_name = text_field(body, "key_name", required=False) or (name if key else None)
+    test_only, make_default = flag(body, "test"), flag(body, "default")
     listed = await _listing_test(
         svc, base_url, key or (svc.keys.get(key_name) if key_name else None), headers
     )
-    if body.get("test"):
+    if test_only:
         return json_response({"ok": True, "tested": True, "listed": listed}, 200)
     endpoint = await svc.db.endpoints.add(
         str(name),
@@ -73,7 +144,7 @@ async def add_endpoint(request: Request) -> Response:
         api=body.get("api") or "chat",
         key_name=key_name,
         headers=headers,
-        make_default=bool(body.get("default")),
+        make_default=make_default,
         actor=caller_of(request),
     )
     if key and key_name:
@@ -81,13 +152,13 @@ async def add_endpoint(request: Request) -> Response:
     return json_response({"endpoint": _endpoint_json(svc, endpoint), "listed": listed}, 201)
 
 
-@router.delete("/endpoints/{name}")
+@router.delete("/endpoints/{name}", response_model=Removed)
 async def remove_endpoint(request: Request, name: str) -> Response:
     await services(request).db.endpoints.remove(name, actor=caller_of(request))
     return json_response({"ok": True, "removed": name})
 
 
-@router.post("/endpoints/{name}/default")
+@router.post("/endpoints/{name}/default", response_model=DefaultEndpoint)
 async def make_default(request: Request, name: str) -> Response:
     svc = services(request)
     await svc.db.endpoints.set_default(name, actor=caller_of(request))

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from panelgate.http.body import read_json_object
+from panelgate.http.body import json_body, read_json_object
 from panelgate.http.panel_route import caller_of
 from panelgate.http.services import services
 from panelgate.store import GatewayKeyRecord
@@ -59,28 +59,6 @@ class KeyList(BaseModel):
     keys: list[KeyShown]
 
 
-class AdminErrorDetail(BaseModel):
-    message: str
-    field: str | None
-
-
-class AdminError(BaseModel):
-    """The admin API's error body."""
-
-    error: AdminErrorDetail
-
-
-REFUSALS: dict[int | str, dict[str, Any]] = {
-    "4XX": {"model": AdminError, "description": "Refused: what to change, and the field at fault"}
-}
-NEW_KEY_BODY = {
-    "requestBody": {
-        "required": True,
-        "content": {"application/json": {"schema": NewKey.model_json_schema()}},
-    }
-}
-
-
 def _fields(record: GatewayKeyRecord) -> dict[str, Any]:
     return {
         "id": record.id,
@@ -110,9 +88,7 @@ async def list_keys(request: Request) -> KeyList:
     return KeyList(keys=[KeyShown(**_fields(key)) for key in keys])
 
 
-@router.post(
-    "/keys", status_code=201, response_model=CreatedKey, responses=REFUSALS, openapi_extra=NEW_KEY_BODY
-)
+@router.post("/keys", status_code=201, response_model=CreatedKey, openapi_extra=json_body(NewKey))
 async def create_key(request: Request) -> CreatedKey:
     """Make a key; its text is in this reply and nowhere else, ever."""
     asked = await _new_key(request)
@@ -122,7 +98,7 @@ async def create_key(request: Request) -> CreatedKey:
     return CreatedKey(key=plaintext, **_fields(record))
 
 
-@router.post("/keys/{key_id}/revoke", response_model=KeyShown, responses=REFUSALS)
+@router.post("/keys/{key_id}/revoke", response_model=KeyShown)
 async def revoke_key(request: Request, key_id: int) -> KeyShown:
     record = await services(request).db.keys.revoke(key_id, actor=caller_of(request))
     return KeyShown(**_fields(record))

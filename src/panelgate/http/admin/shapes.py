@@ -1,4 +1,5 @@
-"""Records to JSON: dataclasses with datetimes become plain objects."""
+"""Records to JSON (dataclasses with datetimes become plain objects), and the checks every admin
+request's fields and parameters share."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import dataclasses
 from datetime import datetime
 from typing import Any
 
+from starlette.requests import Request
+
 from panelgate.core.errors import BadRequest
+from panelgate.store.rules import storable
 
 
 def plain(value: Any) -> Any:
@@ -38,3 +42,19 @@ def text_field(body: dict[str, Any], name: str, *, required: bool = True) -> str
     if not isinstance(value, str) or not value.strip():
         raise BadRequest(f"`{name}` must be a non-empty string", param=name)
     return value.strip()
+
+
+def flag(body: dict[str, Any], name: str) -> bool:
+    """A true/false field; left out or null is false (`"false"`, a string, must not read as true)."""
+    value = body.get(name)
+    if value is not None and not isinstance(value, bool):
+        raise BadRequest(f"`{name}` must be true or false", param=name)
+    return bool(value)
+
+
+async def storable_parameters(request: Request) -> None:
+    """Refuse a path or query value no database can look up (a NUL character: PostgreSQL fails on it),
+    naming the parameter, instead of failing in the store."""
+    for name, value in (*request.path_params.items(), *request.query_params.multi_items()):
+        if not storable(str(value)):
+            raise BadRequest(f"`{name}` must not contain the NUL character (\\x00)", param=name)

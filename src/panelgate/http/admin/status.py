@@ -5,6 +5,7 @@ from __future__ import annotations
 import platform
 
 from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
 from sqlalchemy.engine import make_url
 from starlette.responses import Response
 
@@ -15,7 +16,23 @@ from panelgate.http.services import services
 router = APIRouter()
 
 
-@router.get("/status")
+class Counts(BaseModel):
+    endpoints: int
+    models: int
+    collections: int
+
+
+class Status(BaseModel):
+    version: str
+    python: str
+    data_dir: str
+    database: str = Field(description="the database URL, password hidden")
+    bind: str
+    port: int
+    counts: Counts
+
+
+@router.get("/status", response_model=Status)
 async def status(request: Request) -> Response:
     svc = services(request)
     db = svc.db
