@@ -191,3 +191,15 @@ def test_counting_tokens_on_an_unknown_collection_names_only_the_keys_collection
     body = {"model": "bench/nope", "messages": HI_MESSAGES}
     response = post(keys.gateway, "/v1/messages/count_tokens", body, keys.scoped)
     assert "bench/core" in response.text and "other" not in response.text
+
+
+def test_seating_an_ad_hoc_model_with_with_needs_a_key_made_to(keys: Keys, upstream: FakeUpstream):
+    keys.gateway.add_model("m4", ad_hoc=True)
+    keys.gateway.gateway_settings(max_calls=4, max_explorers=1)
+    plain, allowed = make_key(keys.gateway), make_key(keys.gateway, ad_hoc=True)
+    body = hello(**{"with": ["m4"]})
+    assert "ad hoc" in refused(post(keys.gateway, "/v1/chat/completions", body, plain), 403)
+    assert upstream.requests == []
+    seated = post(keys.gateway, "/v1/chat/completions", body, allowed)
+    assert seated.status_code == 200, seated.text
+    assert "m4" in [seat["alias"] for seat in seated.json()["bench"]["seats"]]

@@ -52,6 +52,7 @@ def served(tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
         tmp_path / "home",
         env={"PANELGATE_ADMIN_TOKEN": ADMIN_TOKEN, "PANELGATE_REQUIRE_KEYS": "1"},
         in_process=False,
+        log_level="info",
     ).start()
     try:
         yield gateway
@@ -116,7 +117,9 @@ def test_a_whole_session_leaves_no_secret_in_logs_rows_or_pages(served: Gateway,
     ]
     assert found == []
     assert IMAGE_BYTES not in served.log().encode("latin-1", errors="replace")
-    # and the scan read what it should have: the key's hint, its row, the prompt's text
+    # and the scan read what it should have: the access log, the key's hint, its row, the prompt's text
+    assert "POST /v1/chat/completions 200 laptop" in served.log()
+    assert "POST /login 401 -" in served.log() and "GET /api/keys 200 admin" in served.log()
     assert made["hint"] in places["page /api/keys"] and "laptop" in places["table gateway_keys"]
     assert "compare these two pictures" in places["table panels"]
 

@@ -104,7 +104,13 @@ async def test_the_database_keeps_the_hash_never_the_key(db: Database, settings:
         assert key not in repr(row) and key[4:] not in repr(row)
     audit = await db.audit.list(entity="gateway_key")
     assert digest not in repr(audit) and key not in repr(audit)
-    assert audit[-1].after == {"name": "laptop", "hint": key[-4:], "collections": None, "rpm": 10}
+    assert audit[-1].after == {
+        "name": "laptop",
+        "hint": key[-4:],
+        "collections": None,
+        "rpm": 10,
+        "ad_hoc": False,
+    }
     if not POSTGRES_URL:
         files = sorted(settings.data_dir.glob("panelgate.db*"))
         assert files and all(key.encode() not in path.read_bytes() for path in files)

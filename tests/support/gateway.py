@@ -100,9 +100,18 @@ class ScratchPostgres:
 class Gateway:
     """One panelgate process; `url` is its base (no trailing slash)."""
 
-    def __init__(self, home: Path, *, env: dict[str, str] | None = None, in_process: bool = True) -> None:
+    def __init__(
+        self,
+        home: Path,
+        *,
+        env: dict[str, str] | None = None,
+        in_process: bool = True,
+        log_level: str = "warning",
+    ) -> None:
+        """`log_level` is `serve --log-level` for a child process (`info` writes the access log)."""
         self.home = home
         self.in_process = in_process
+        self.log_level = log_level
         self.server: ThreadServer | None = None
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -137,7 +146,7 @@ class Gateway:
                     "--port",
                     str(self.port),
                     "--log-level",
-                    "warning",
+                    self.log_level,
                 ],
                 env=self.environment(),
                 stdout=log,

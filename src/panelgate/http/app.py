@@ -30,6 +30,7 @@ from panelgate.http import (
     openai_chat_routes,
     responses_routes,
 )
+from panelgate.http.access.access_log import AccessLog
 from panelgate.http.access.guard import AccessGuard
 from panelgate.http.access.policy import AccessPolicy
 from panelgate.http.access.throttle import LoginThrottle
@@ -51,12 +52,12 @@ SURFACES = (
 """The inbound API surfaces (see `errors.Surface`); a new API format adds its module here."""
 
 
-def app_from_environment() -> AccessGuard:
+def app_from_environment() -> AccessLog:
     """The app of one worker process of `panelgate serve --workers N` (settings from `PANELGATE_*`)."""
     return create_app(Settings())
 
 
-def create_app(settings: Settings | None = None) -> AccessGuard:
+def create_app(settings: Settings | None = None) -> AccessLog:
     settings = settings or Settings()
     policy = AccessPolicy.from_settings(settings)
 
@@ -94,4 +95,4 @@ def create_app(settings: Settings | None = None) -> AccessGuard:
     for router in (health.router, login_routes.router, *gateway_routers, admin.router):
         app.include_router(router)
     fast = FastPaths(app, gateway_routers)
-    return AccessGuard(fast, policy, app.state)
+    return AccessLog(AccessGuard(fast, policy, app.state))

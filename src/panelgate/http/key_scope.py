@@ -8,6 +8,8 @@ model listing, and can judge or read back only their calls. Without a key
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from starlette.requests import Request
 
 from panelgate.core.errors import BadRequest, Forbidden
@@ -30,6 +32,21 @@ async def visible_collections(request: Request) -> list[str]:
     allowed = allowed_collections(request)
     names = (await services(request).db.bench.snapshot()).collections
     return sorted(name for name in names if allowed is None or name in allowed)
+
+
+async def check_nominees(request: Request, nominees: Sequence[str]) -> None:
+    """Refuse (403) seating ad hoc models through `with` for a key not made to."""
+    key = gateway_key(request)
+    if key is None or key.ad_hoc or not nominees:
+        return
+    roster = (await services(request).db.bench.snapshot()).roster
+    ad_hoc = [alias for alias in nominees if alias in roster and roster[alias].ad_hoc]
+    if ad_hoc:
+        named = ", ".join(f"`{alias}`" for alias in ad_hoc)
+        raise Forbidden(
+            f"{named} is ad hoc: seating it with `with` needs a gateway key made with ad_hoc allowed",
+            param="with",
+        )
 
 
 def check_collection(request: Request, collection: str | None) -> None:

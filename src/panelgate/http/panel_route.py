@@ -20,7 +20,7 @@ from panelgate.formats.protocol import InboundFormat
 from panelgate.formats.request_fields import read_bench_field, read_model
 from panelgate.formats.route_protocol import RouteFormat
 from panelgate.http.body import read_json_object
-from panelgate.http.key_scope import check_collection
+from panelgate.http.key_scope import check_collection, check_nominees
 from panelgate.http.responses import StreamedReply, json_response
 from panelgate.http.route_reply import answer_route
 from panelgate.http.services import services
@@ -55,6 +55,7 @@ async def answer_panel(
             return await answer_route(request, fmt, route, body, caller_of(request))
     asked = fmt.decode(body, caller=caller_of(request))
     check_collection(request, asked.collection)
+    await check_nominees(request, asked.nominees)
     run = await svc.panels.start(asked)
     headers = {"X-Bench-Panel": run.panel}
     if asked.stream:

@@ -28,7 +28,7 @@ from panelgate.store.audit import write_audit
 from panelgate.store.bulk import select_rows
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Invalid, NotFound
-from panelgate.store.rules import check_name, check_optional_int, check_required_text
+from panelgate.store.rules import check_bool, check_name, check_optional_int, check_required_text
 from panelgate.store.tables import collections as collections_table
 from panelgate.store.tables import gateway_keys, utcnow
 
@@ -62,6 +62,8 @@ class GatewayKeyRecord:
     """The collections the key may use; None means every collection."""
     rpm: int | None
     """Requests per minute the key may make; None means no limit."""
+    ad_hoc: bool
+    """Whether the key may seat ad hoc models by naming them in `with`."""
     created_at: datetime
     last_used_at: datetime | None
     """Recorded at most once a minute per process, so up to a minute behind."""
@@ -84,6 +86,7 @@ def _record(row: Mapping[str, Any]) -> GatewayKeyRecord:
         hint=row["hint"],
         collections=None if scope is None else tuple(scope),
         rpm=row["rpm"],
+        ad_hoc=bool(row["ad_hoc"]),
         created_at=row["created_at"],
         last_used_at=row["last_used_at"],
         revoked_at=row["revoked_at"],
@@ -97,6 +100,7 @@ def _audited(record: GatewayKeyRecord) -> dict[str, Any]:
         "hint": record.hint,
         "collections": None if record.collections is None else list(record.collections),
         "rpm": record.rpm,
+        "ad_hoc": record.ad_hoc,
     }
 
 
@@ -147,6 +151,7 @@ class GatewayKeys:
         *,
         collections: Sequence[str] | None = None,
         rpm: int | None = None,
+        ad_hoc: bool = False,
         actor: str,
     ) -> tuple[GatewayKeyRecord, str]:
         """A new key and its text: the only time the text exists outside the caller's hands."""
@@ -161,6 +166,7 @@ class GatewayKeys:
                 "hint": plaintext[-4:],
                 "collections": None if scope is None else list(scope),
                 "rpm": clean_rpm,
+                "ad_hoc": check_bool(ad_hoc, "ad_hoc"),
                 "created_at": utcnow(),
                 "last_used_at": None,
                 "revoked_at": None,

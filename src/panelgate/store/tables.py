@@ -296,6 +296,7 @@ gateway_keys = Table(
     Column("hint", Text, nullable=False),
     Column("collections", _json(nullable=True), nullable=True),
     Column("rpm", Integer, nullable=True),
+    Column("ad_hoc", Boolean, nullable=False, server_default=text("false")),
     Column("created_at", UtcDateTime, nullable=False),
     Column("last_used_at", UtcDateTime, nullable=True),
     Column("revoked_at", UtcDateTime, nullable=True),

@@ -105,10 +105,11 @@ class AccessGuard:
         if kind is PathKind.OPEN or token is None:
             return None
         cookie = view.cookie(session.COOKIE)
-        if cookie is not None and session.cookie_valid(cookie, token):
-            return None
         bearer = view.bearer()
-        if bearer is not None and session.token_matches(bearer, token):
+        if (cookie is not None and session.cookie_valid(cookie, token)) or (
+            bearer is not None and session.token_matches(bearer, token)
+        ):
+            scope.setdefault("state", {})["caller"] = "admin"
             return None
         if view.wants_html():
             return RedirectResponse(f"/login?next={quote(view.path)}", status_code=303)

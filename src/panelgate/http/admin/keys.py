@@ -35,6 +35,7 @@ class NewKey(BaseModel):
         default=None, min_length=1, description="collection names the key may use; null: every collection"
     )
     rpm: int | None = Field(default=None, ge=1, le=MAX_RPM, description="requests per minute; null: no limit")
+    ad_hoc: bool = Field(default=False, description="may seat ad hoc models by naming them in `with`")
 
 
 class KeyShown(BaseModel):
@@ -45,6 +46,7 @@ class KeyShown(BaseModel):
     hint: str = Field(description="the key's last four characters")
     collections: list[str] | None
     rpm: int | None
+    ad_hoc: bool
     created_at: datetime
     last_used_at: datetime | None = Field(description="recorded at most once a minute")
     revoked: bool
@@ -66,6 +68,7 @@ def _fields(record: GatewayKeyRecord) -> dict[str, Any]:
         "hint": record.hint,
         "collections": None if record.collections is None else list(record.collections),
         "rpm": record.rpm,
+        "ad_hoc": record.ad_hoc,
         "created_at": record.created_at,
         "last_used_at": record.last_used_at,
         "revoked": record.revoked,
@@ -93,7 +96,11 @@ async def create_key(request: Request) -> CreatedKey:
     """Make a key; its text is in this reply and nowhere else, ever."""
     asked = await _new_key(request)
     record, plaintext = await services(request).db.keys.create(
-        asked.name, collections=asked.collections, rpm=asked.rpm, actor=caller_of(request)
+        asked.name,
+        collections=asked.collections,
+        rpm=asked.rpm,
+        ad_hoc=asked.ad_hoc,
+        actor=caller_of(request),
     )
     return CreatedKey(key=plaintext, **_fields(record))
 
