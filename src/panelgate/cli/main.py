@@ -12,7 +12,7 @@ import sys
 
 import typer
 
-from panelgate.cli import collections, config, endpoints, models
+from panelgate.cli import collections, config, endpoints, keys, models
 from panelgate.cli.ask import ask
 from panelgate.cli.common import Common, JsonFlag, UrlOption
 from panelgate.cli.failures import CliFailure
@@ -29,11 +29,13 @@ GROUPS = (
     ("model", models.group),
     ("collection", collections.group),
     ("config", config.group),
+    ("key", keys.group),
 )
 LISTINGS = (
     ("endpoints", endpoints.list_endpoints),
     ("models", models.list_models),
     ("collections", collections.list_collections),
+    ("keys", keys.list_keys),
 )
 
 for command in COMMANDS:

@@ -1,0 +1,80 @@
+"""`panelgate key create|list|revoke` against a gateway with a login and keys required."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.cli.runner import panelgate
+from tests.conftest import arrange_bench
+from tests.http.helpers import hello
+from tests.support.gateway import Gateway
+from tests.support.upstream import FakeUpstream
+
+TOKEN = "admin-token-for-cli-keys"
+
+
+@pytest.fixture
+def guarded(tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
+    server = Gateway(tmp_path / "home", env={"PANELGATE_ADMIN_TOKEN": TOKEN, "PANELGATE_REQUIRE_KEYS": "1"})
+    server.start()
+    try:
+        yield arrange_bench(server, upstream)
+    finally:
+        server.close()
+
+
+def cli(gateway: Gateway, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI as a person with the admin token in their environment runs it."""
+    return panelgate(*args, url=gateway.url, env={"PANELGATE_ADMIN_TOKEN": TOKEN})
+
+
+def test_create_prints_only_the_key_on_stdout_and_the_key_works(guarded: Gateway):
+    made = cli(guarded, "key", "create", "laptop", "--collection", "bench/core", "--rpm", "30")
+    assert made.returncode == 0, made.stderr
+    key = made.stdout.strip()
+    assert key.startswith("pgk_") and made.stdout == key + "\n"
+    assert "not shown again" in made.stderr and "bench/core" in made.stderr
+    asked = httpx.post(
+        f"{guarded.url}/v1/chat/completions",
+        json=hello(),
+        headers={"Authorization": f"Bearer {key}"},
+        timeout=60,
+    )
+    assert asked.status_code == 200, asked.text
+
+
+def test_list_shows_the_hint_never_the_key(guarded: Gateway):
+    key = cli(guarded, "key", "create", "ci").stdout.strip()
+    listed = cli(guarded, "keys")
+    assert listed.returncode == 0, listed.stderr
+    assert f"…{key[-4:]}" in listed.stdout and "ci" in listed.stdout
+    assert key not in listed.stdout + listed.stderr
+    as_json = json.loads(cli(guarded, "keys", "--json").stdout)
+    assert [k["name"] for k in as_json["keys"]] == ["ci"] and "key" not in as_json["keys"][0]
+
+
+def test_revoke_needs_yes_off_a_terminal_then_the_key_is_refused(guarded: Gateway):
+    made = json.loads(cli(guarded, "key", "create", "old", "--json").stdout)
+    refused = cli(guarded, "key", "revoke", str(made["id"]))
+    assert refused.returncode == 2 and "--yes" in refused.stderr
+    done = cli(guarded, "key", "revoke", str(made["id"]), "--yes")
+    assert done.returncode == 0, done.stderr
+    asked = httpx.post(
+        f"{guarded.url}/v1/chat/completions",
+        json=hello(),
+        headers={"Authorization": f"Bearer {made['key']}"},
+        timeout=60,
+    )
+    assert asked.status_code == 401 and "revoked" in asked.json()["error"]["message"]
+
+
+def test_without_the_admin_token_the_cli_is_refused_and_told_what_to_set(guarded: Gateway):
+    run = panelgate("keys", url=guarded.url)
+    assert run.returncode == 1
+    assert "PANELGATE_ADMIN_TOKEN" in run.stderr
