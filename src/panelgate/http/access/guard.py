@@ -47,7 +47,7 @@ class AccessGuard:
             if cors.is_preflight(view):
                 await self._preflight(view, origin, scope, receive, send)
                 return
-            self._check_request(view, kind, origin)
+            self._check_request(view, origin)
             response = await self._check_credentials(view, kind, scope)
         except Refusal as refused:
             await self._refuse(view, refused.error, refused.headers, origin, scope, receive, send)
@@ -57,7 +57,7 @@ class AccessGuard:
             return
         await self.app(scope, receive, _with_cors(send, origin) if origin else send)
 
-    def _check_request(self, view: RequestView, kind: PathKind, origin: str | None) -> None:
+    def _check_request(self, view: RequestView, origin: str | None) -> None:
         """Host, same-origin JSON writes and the declared body size, before any credential is read."""
         host = view.headers.get("host", "")
         if not self.policy.host_allowed(host):
@@ -121,7 +121,7 @@ class AccessGuard:
     async def _preflight(
         self, view: RequestView, origin: str | None, scope: Scope, receive: Receive, send: Send
     ) -> None:
-        self._check_request(view, kind_of(view.path), origin)
+        self._check_request(view, origin)
         headers = cors.preflight_headers(view, origin) if origin else None
         if headers is None:
             raise Refusal(
