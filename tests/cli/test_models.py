@@ -1,4 +1,4 @@
-"""`panelgate model`: register with facts, list, retire (asked first) and restore."""
+"""`panelgate model`: register with facts, list, rename, role, ad hoc, retire (asked first) and restore."""
 
 from __future__ import annotations
 
@@ -50,3 +50,21 @@ def test_model_retire_asks_first_then_restore_puts_it_back(bench: Gateway, upstr
     restored = panelgate("model", "restore", "m2", url=bench.url)
     assert restored.returncode == 0, restored.stderr
     assert bench.api("GET", "/api/collections/core")["collection"]["members"] == ["m1", "m2", "m3"]
+
+
+def test_model_rename_role_and_ad_hoc_change_what_the_server_holds(bench: Gateway, upstream: FakeUpstream):
+    renamed = panelgate("model", "rename", "m3", "coder", url=bench.url)
+    assert renamed.returncode == 0, renamed.stderr
+    assert bench.api("GET", "/api/collections/core")["collection"]["members"] == ["m1", "m2", "coder"]
+    assert panelgate("model", "role", "coder", "code", url=bench.url).returncode == 0
+    assert panelgate("model", "ad-hoc", "m2", url=bench.url).returncode == 0
+    models = {m["alias"]: m for m in bench.api("GET", "/api/models", expect=200)["models"]}
+    assert (models["coder"]["role"], models["m2"]["ad_hoc"]) == ("code", True)
+    assert panelgate("model", "ad-hoc", "m2", "--off", url=bench.url).returncode == 0
+    assert bench.api("GET", "/api/models/m2", expect=200)["model"]["ad_hoc"] is False
+
+
+def test_model_role_refuses_an_unknown_role_with_the_servers_reason(bench: Gateway, upstream: FakeUpstream):
+    run = panelgate("model", "role", "m1", "wizard", url=bench.url)
+    assert run.returncode == 1 and "role" in run.stderr
+    assert bench.api("GET", "/api/models/m1", expect=200)["model"]["role"] == "general"

@@ -1,7 +1,8 @@
-"""`panelgate model add|list|retire|restore`: the models on the bench.
+"""`panelgate model add|list|rename|role|ad-hoc|retire|restore`: the models on the bench.
 
 Retiring keeps every verdict and answer and can be undone with `restore`,
-which also puts the model back into the collections it sat in.
+which also puts the model back into the collections it sat in. A rename
+keeps the model's record and its seats in collections under the new alias.
 """
 
 from __future__ import annotations
@@ -115,6 +116,53 @@ def list_models(
             [_row(m, every) for m in found.get("models", [])],
             empty="no models on the bench yet; add one with `panelgate model add <served id> --endpoint E`",
         )
+
+
+def _change(
+    ctx: typer.Context, alias: str, change: dict[str, Any], summary: str, as_json: bool, url: str | None
+) -> None:
+    with session(ctx, url, as_json) as s:
+        changed = s.client.call("PATCH", f"/api/models/{segment(alias)}", body=change)
+        s.output.result(changed, summary)
+
+
+@group.command("rename")
+def rename_model(
+    ctx: typer.Context,
+    alias: Annotated[str, typer.Argument(help="the model's alias now")],
+    new_alias: Annotated[str, typer.Argument(help="its new alias")],
+    as_json: JsonFlag = False,
+    url: UrlOption = None,
+) -> None:
+    """Give a model a new alias; its record and its seats in collections follow it."""
+    _change(ctx, alias, {"alias": new_alias}, f"renamed {alias} to {new_alias}", as_json, url)
+
+
+@group.command("role")
+def set_role(
+    ctx: typer.Context,
+    alias: Annotated[str, typer.Argument(help="the model")],
+    role: Annotated[str, typer.Argument(help="general, code, light, vision or image")],
+    as_json: JsonFlag = False,
+    url: UrlOption = None,
+) -> None:
+    """Set what a model is for (a vision specialist sits only for images, an image model never on a panel)."""
+    _change(ctx, alias, {"role": role}, f"{alias} is now a {role} model", as_json, url)
+
+
+@group.command("ad-hoc")
+def set_ad_hoc(
+    ctx: typer.Context,
+    alias: Annotated[str, typer.Argument(help="the model")],
+    on: Annotated[
+        bool, typer.Option("--on/--off", help="seated only when a caller names it in `with`")
+    ] = True,
+    as_json: JsonFlag = False,
+    url: UrlOption = None,
+) -> None:
+    """Make a model ad hoc (seated only when named in `with`), or `--off` a regular member again."""
+    summary = f"{alias} is {'ad hoc' if on else 'no longer ad hoc'}"
+    _change(ctx, alias, {"ad_hoc": on}, summary, as_json, url)
 
 
 @group.command("retire")
