@@ -91,3 +91,26 @@ def test_endpoint_rm_without_a_terminal_or_yes_exits_2_and_removes_nothing(
     assert run.returncode == 2
     assert "--yes" in run.stderr
     assert [e["name"] for e in bench.api("GET", "/api/endpoints")["endpoints"]] == ["up"]
+
+
+def test_endpoint_test_lists_with_the_key_and_saves_nothing(gateway: Gateway, upstream: FakeUpstream):
+    upstream.require_key = KEY
+    run = panelgate(
+        "endpoint", "test", "up", "--base", upstream.url, "--key-stdin", url=gateway.url, stdin=KEY + "\n"
+    )
+    assert run.returncode == 0, run.stderr
+    assert "nothing saved" in run.stdout and KEY not in run.stdout + run.stderr
+    assert gateway.api("GET", "/api/endpoints", expect=200)["endpoints"] == []
+    wrong = panelgate(
+        "endpoint", "test", "up", "--base", upstream.url, "--key-stdin", url=gateway.url, stdin="sk-wrong\n"
+    )
+    assert wrong.returncode == 1 and "sk-wrong" not in wrong.stderr
+
+
+def test_endpoint_default_moves_the_default(gateway: Gateway, upstream: FakeUpstream):
+    gateway.add_endpoint("first", upstream.url)
+    gateway.add_endpoint("second", upstream.url)
+    run = panelgate("endpoint", "default", "second", url=gateway.url)
+    assert run.returncode == 0, run.stderr
+    listed = {e["name"]: e["is_default"] for e in gateway.api("GET", "/api/endpoints")["endpoints"]}
+    assert listed == {"first": False, "second": True}

@@ -1,4 +1,4 @@
-"""`panelgate endpoint add|list|rm`: where models are served from.
+"""`panelgate endpoint add|test|list|default|rm`: where models are served from.
 
 An endpoint's key is read from a hidden prompt or from stdin, never from the
 command line: argv is visible to every user of the machine (`ps`) and lands
@@ -89,6 +89,44 @@ def add_endpoint(
         added = s.client.call("POST", "/api/endpoints", body={k: v for k, v in body.items() if v is not None})
         listed = added.get("listed") or []
         s.output.result(added, f"added endpoint {name}: it lists {len(listed)} models")
+
+
+@group.command("test")
+def test_endpoint(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="a name for it, e.g. openrouter")],
+    base: Annotated[str, typer.Option("--base", help="its base URL, usually ending in /v1")],
+    key_name: Annotated[
+        str | None,
+        typer.Option("--key-name", help="a key the server already holds, by name", show_default=False),
+    ] = None,
+    key_stdin: Annotated[bool, typer.Option("--key-stdin", help="read the key from stdin")] = False,
+    no_key: Annotated[bool, typer.Option("--no-key", help="the endpoint needs no key")] = False,
+    as_json: JsonFlag = False,
+    url: UrlOption = None,
+) -> None:
+    """Check that the server can list an endpoint's models with a key, saving nothing."""
+    key = read_key(name, from_stdin=key_stdin, no_key=no_key, key_name=key_name)
+    body = {"name": name, "base_url": base, "key_name": key_name, "key": key, "test": True}
+    with session(ctx, url, as_json) as s:
+        tested = s.client.call(
+            "POST", "/api/endpoints", body={k: v for k, v in body.items() if v is not None}
+        )
+        listed = tested.get("listed") or []
+        s.output.result(tested, f"{name} answers: it lists {len(listed)} models (nothing saved)")
+
+
+@group.command("default")
+def default_endpoint(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="the endpoint new models go to when none is named")],
+    as_json: JsonFlag = False,
+    url: UrlOption = None,
+) -> None:
+    """Make an endpoint the default one."""
+    with session(ctx, url, as_json) as s:
+        made = s.client.call("POST", f"/api/endpoints/{segment(name)}/default")
+        s.output.result(made, f"{name} is the default endpoint")
 
 
 @group.command("list")
