@@ -17,13 +17,14 @@ from panelgate.cli.ask import ask
 from panelgate.cli.common import Common, JsonFlag, UrlOption
 from panelgate.cli.failures import CliFailure
 from panelgate.cli.serve import serve
+from panelgate.cli.settings import settings
 from panelgate.cli.status import status
 from panelgate.cli.verdict import verdict
 
 app = typer.Typer(no_args_is_help=True, add_completion=False)
 app.command()(serve)
 
-COMMANDS = (status, ask, verdict)
+COMMANDS = (status, ask, verdict, settings)
 GROUPS = (
     ("endpoint", endpoints.group),
     ("model", models.group),
