@@ -119,14 +119,14 @@ async def test_the_database_keeps_the_hash_never_the_key(db: Database, settings:
 async def test_a_scoped_key_allows_only_its_collections(with_core: Database) -> None:
     record, key = await with_core.keys.create("ci", collections=["solo"], actor="ann")
     assert record.collections == ("solo",)
-    assert record.allows("solo") and not record.allows("core")
+    assert record.scope().allows("solo") and not record.scope().allows("core")
     found = await with_core.keys.find(key)
     assert found is not None and found.collections == ("solo",)
 
 
 async def test_an_unscoped_key_allows_every_collection(with_core: Database) -> None:
     record, _ = await with_core.keys.create("admin", actor="ann")
-    assert record.allows("core") and record.allows("anything-made-later")
+    assert record.scope().allows("core") and record.scope().allows("anything-made-later")
 
 
 @pytest.mark.parametrize(

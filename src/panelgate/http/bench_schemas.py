@@ -12,8 +12,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-MAX_NOTE = 2000
-MAX_CLAIMS = 50
+from panelgate.engine.verdict_desk import MAX_NOTE
+from panelgate.store.verdicts import MAX_CLAIMS
+
 Claim = Annotated[str, Field(max_length=1000, description="one claim (the store's limit: 1,000 characters)")]
 
 

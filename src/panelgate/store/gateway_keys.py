@@ -24,6 +24,7 @@ from sqlalchemy import insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from panelgate.core.caller_scope import CallerScope
 from panelgate.store.audit import write_audit
 from panelgate.store.bulk import select_rows
 from panelgate.store.connections import Connections
@@ -73,9 +74,9 @@ class GatewayKeyRecord:
     def revoked(self) -> bool:
         return self.revoked_at is not None
 
-    def allows(self, collection: str) -> bool:
-        """Whether the key's scope includes `collection` (revocation is checked separately)."""
-        return self.collections is None or collection in self.collections
+    def scope(self) -> CallerScope:
+        collections = None if self.collections is None else frozenset(self.collections)
+        return CallerScope(name=self.name, collections=collections, ad_hoc=self.ad_hoc)
 
 
 def _record(row: Mapping[str, Any]) -> GatewayKeyRecord:

@@ -1,0 +1,64 @@
+"""What one caller may use: its name, its collections, whether it may seat ad hoc models.
+
+A gateway key with a collection scope may ask only those collections, sees
+only them in every listing, and can judge or read back only their calls.
+Without a key (loopback, keys not required) or with an unscoped key,
+everything is open. The rules live here once, so the HTTP routes and the
+MCP tools refuse the same things with the same words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from panelgate.core.errors import BadRequest, Forbidden
+from panelgate.core.types import ModelInfo
+
+
+@dataclass(frozen=True)
+class CallerScope:
+    name: str = "local"
+    """Who is asking, as recorded on panels and verdicts: the key's name, or `local`."""
+    collections: frozenset[str] | None = None
+    """The collections the caller may use; None for every one."""
+    ad_hoc: bool = True
+    """Whether `with` may seat ad hoc models."""
+
+    def allows(self, collection: str | None) -> bool:
+        return self.collections is None or collection in self.collections
+
+    def visible(self, names: Iterable[str]) -> list[str]:
+        """The names of `names` this caller may use, sorted."""
+        return sorted(name for name in names if self.allows(name))
+
+    def check_collection(self, collection: str | None) -> None:
+        """Refuse (403) a collection outside the scope, before anything is asked of a model.
+
+        A scoped caller that names no collection is told its own collections
+        here, since the engine's refusal would list every collection there is.
+        """
+        if self.collections is None or collection in self.collections:
+            return
+        names = ", ".join(f"bench/{name}" for name in sorted(self.collections))
+        if collection is None:
+            raise BadRequest(
+                f"name a collection as the model: this gateway key may use {names}", param="model"
+            )
+        raise Forbidden(f"this gateway key may use {names} only, not bench/{collection}", param="model")
+
+    def check_nominees(self, nominees: Sequence[str], roster: Mapping[str, ModelInfo]) -> None:
+        """Refuse (403) seating ad hoc models through `with` for a caller not allowed to."""
+        if self.ad_hoc or not nominees:
+            return
+        ad_hoc = [alias for alias in nominees if alias in roster and roster[alias].ad_hoc]
+        if ad_hoc:
+            named = ", ".join(f"`{alias}`" for alias in ad_hoc)
+            raise Forbidden(
+                f"{named} is ad hoc: seating it with `with` needs a gateway key made with ad_hoc allowed",
+                param="with",
+            )
+
+
+OPEN_SCOPE = CallerScope()
+"""A caller without a key: loopback with keys not required."""
