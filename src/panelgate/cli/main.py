@@ -16,6 +16,7 @@ from panelgate.cli import collections, config, endpoints, keys, models
 from panelgate.cli.ask import ask
 from panelgate.cli.common import Common, JsonFlag, UrlOption
 from panelgate.cli.failures import CliFailure
+from panelgate.cli.mcp import mcp
 from panelgate.cli.serve import serve
 from panelgate.cli.settings import settings
 from panelgate.cli.status import status
@@ -23,6 +24,7 @@ from panelgate.cli.verdict import verdict
 
 app = typer.Typer(no_args_is_help=True, add_completion=False)
 app.command()(serve)
+app.command()(mcp)
 
 COMMANDS = (status, ask, verdict, settings)
 GROUPS = (

@@ -26,6 +26,7 @@ from panelgate.http import (
     gemini_routes,
     health,
     login_routes,
+    mcp_route,
     ollama_routes,
     openai_chat_routes,
     responses_routes,
@@ -36,6 +37,7 @@ from panelgate.http.access.policy import AccessPolicy
 from panelgate.http.access.throttle import LoginThrottle
 from panelgate.http.fast_paths import FastPaths
 from panelgate.http.services import Services
+from panelgate.mcp.server import McpGateway
 from panelgate.settings import Settings
 from panelgate.store import Database
 from panelgate.upstream import KeyStore, UpstreamClient
@@ -48,6 +50,7 @@ SURFACES = (
     gemini_routes,
     responses_routes,
     completions_routes,
+    mcp_route,
 )
 """The inbound API surfaces (see `errors.Surface`); a new API format adds its module here."""
 
@@ -74,11 +77,13 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             upstream,
             RouteSettings(keepalive_s=settings.keepalive_s, first_token_s=settings.route_first_token_s),
         )
+        mcp = McpGateway(db, runner)
         app.state.services = Services(
-            settings=settings, db=db, keys=keys, upstream=upstream, panels=runner, routes=routes
+            settings=settings, db=db, keys=keys, upstream=upstream, panels=runner, routes=routes, mcp=mcp
         )
         try:
-            yield
+            async with mcp.running():
+                yield
         finally:
             await runner.drain(SHUTDOWN_GRACE_S)
             await routes.drain(SHUTDOWN_GRACE_S)

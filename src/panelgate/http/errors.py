@@ -24,7 +24,6 @@ from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, GatewayError, NotFound, error_for_status
 from panelgate.formats.openai_chat import OpenAIChat
-from panelgate.formats.protocol import InboundFormat
 from panelgate.http.responses import json_response
 from panelgate.store import errors as store_errors
 
@@ -37,29 +36,35 @@ _STORE_STATUS: dict[type[Exception], int] = {
 _OPENAI = OpenAIChat()
 
 
+class ErrorShape(Protocol):
+    """How an API writes a refusal (every inbound format is one)."""
+
+    def error_body(self, error: GatewayError) -> dict[str, Any]: ...
+
+
 class Surface(Protocol):
-    """An API surface module: its router, its format, and the paths it owns."""
+    """An API surface module: its router, its error shape, and the paths it owns."""
 
     router: APIRouter
-    FORMAT: InboundFormat
+    FORMAT: ErrorShape
 
     def owns(self, path: str) -> bool: ...
 
 
-def format_for(request: Request) -> InboundFormat | None:
+def format_for(request: Request) -> ErrorShape | None:
     """The API format whose error shape this request gets; None for the admin API."""
     return format_for_path(request.url.path, request.app.state.surfaces)
 
 
-def format_for_path(path: str, surfaces: Iterable[Surface]) -> InboundFormat | None:
+def format_for_path(path: str, surfaces: Iterable[Surface]) -> ErrorShape | None:
     for surface in surfaces:
         if surface.owns(path):
-            found: InboundFormat = surface.FORMAT
+            found: ErrorShape = surface.FORMAT
             return found
     return None if path.startswith("/api/") else _OPENAI
 
 
-def error_body(fmt: InboundFormat | None, error: GatewayError) -> dict[str, Any]:
+def error_body(fmt: ErrorShape | None, error: GatewayError) -> dict[str, Any]:
     """`fmt`'s error body, or the admin API's `{"error": {"message", "field"}}` for None."""
     if fmt is None:
         return {"error": {"message": error.message, "field": error.param}}

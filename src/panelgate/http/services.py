@@ -12,6 +12,7 @@ from starlette.requests import Request
 
 from panelgate.engine.panel import PanelRunner
 from panelgate.engine.route import RouteRunner
+from panelgate.mcp.server import McpGateway
 from panelgate.settings import Settings
 from panelgate.store import Database
 from panelgate.upstream import KeyStore, UpstreamClient
@@ -25,6 +26,7 @@ class Services:
     upstream: UpstreamClient
     panels: PanelRunner
     routes: RouteRunner
+    mcp: McpGateway
 
 
 def services(request: Request) -> Services:

@@ -155,6 +155,18 @@ class SeatRecord:
 
 
 @dataclass(frozen=True)
+class OwedSeat:
+    """A seat of a caller's panel that answered and has no verdict yet."""
+
+    call: str
+    panel: str
+    collection: str
+    at: datetime
+    label: str
+    alias: str
+
+
+@dataclass(frozen=True)
 class VerdictRecord:
     """A person's verdict on one call; the latest for a call is the current one."""
 

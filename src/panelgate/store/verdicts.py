@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from panelgate.store.audit import write_audit
 from panelgate.store.connections import Connections
 from panelgate.store.errors import NotFound
-from panelgate.store.records import VerdictRecord
+from panelgate.store.records import OwedSeat, VerdictRecord
 from panelgate.store.rules import check_bool, check_text, check_texts, storable
 from panelgate.store.tables import evidence, models, panels, seats, utcnow, verdicts
 
@@ -210,6 +210,30 @@ class Verdicts:
         async with self._connections.read() as connection:
             found = set((await connection.execute(query)).scalars())
         return [call for call in wanted if call in found]
+
+    async def owed(self, caller: str, since: datetime, *, most_panels: int = 20) -> list[OwedSeat]:
+        """The seats of `caller`'s newest panels since `since` that answered and have no verdict yet."""
+        recent = (
+            select(panels.c.id)
+            .where(panels.c.caller == caller, panels.c.at >= since)
+            .order_by(panels.c.at.desc(), panels.c.id.desc())
+            .limit(max(1, most_panels))
+            .subquery()
+        )
+        query = (
+            select(seats.c.call, panels.c.id, panels.c.collection, panels.c.at, seats.c.label, seats.c.alias)
+            .join(panels, panels.c.id == seats.c.panel)
+            .join(evidence, evidence.c.call == seats.c.call)
+            .where(
+                seats.c.panel.in_(select(recent.c.id)),
+                evidence.c.status.in_(JUDGEABLE),
+                ~exists().where(verdicts.c.call == seats.c.call),
+            )
+            .order_by(panels.c.at.desc(), panels.c.id.desc(), seats.c.position)
+        )
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(query)).all()
+        return [OwedSeat(*row) for row in rows]
 
     async def collections_of(self, calls: Sequence[str]) -> dict[str, str | None]:
         """The collection each known call among `calls` answered for (None: asked outside one)."""

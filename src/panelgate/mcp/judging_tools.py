@@ -1,0 +1,54 @@
+"""The `verdict` and `pending_verdicts` tools: judging a panel's seats from an agent.
+
+A verdict is recorded by the same desk as `/bench/verdict`, as the caller.
+Which seats are still owed is tracked per caller (its gateway key, or
+`local` without one) in the database, from the panels it asked: that holds
+across gateway processes and restarts, which an MCP session kept in one
+process's memory would not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from mcp import types
+from panelgate.core.caller_scope import CallerScope
+from panelgate.engine.verdict_desk import read_verdict, record_verdict
+from panelgate.mcp.tool_texts import answer
+from panelgate.store import Database
+
+OWED_WINDOW = timedelta(days=1)
+
+
+async def verdict(db: Database, scope: CallerScope, arguments: Mapping[str, Any]) -> types.CallToolResult:
+    asked = read_verdict(arguments)
+    outcome = await record_verdict(db, scope, asked)
+    judged = "useful" if asked.useful else "not useful"
+    result = {"ok": True, "call": asked.call, "useful": asked.useful, "result": outcome}
+    return answer(f"Recorded: {asked.call} is {judged} ({outcome}).", result)
+
+
+async def pending_verdicts(
+    db: Database, scope: CallerScope, now: Callable[[], datetime]
+) -> types.CallToolResult:
+    owed = await db.verdicts.owed(scope.name, now() - OWED_WINDOW)
+    seats = [
+        {
+            "call": seat.call,
+            "seat": seat.label,
+            "alias": seat.alias,
+            "panel": seat.panel,
+            "collection": f"bench/{seat.collection}",
+        }
+        for seat in owed
+        if scope.allows(seat.collection)
+    ]
+    if not seats:
+        none_owed = "No verdicts owed: every seat of your recent panels is judged."
+        return answer(none_owed, {"pending": []})
+    lines = [f"- {s['call']} ({s['seat']}, {s['alias']}, {s['collection']})" for s in seats]
+    heading = f"{len(seats)} seats of your recent panels have no verdict yet; judge each with `verdict`:"
+    listing = {"pending": seats}
+    return answer("\n".join([heading, *lines]), listing)

@@ -1,0 +1,148 @@
+"""The MCP server at `/mcp`, driven by the official MCP SDK client over streamable HTTP."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from tests.http.key_helpers import keyed_bench, make_key
+from tests.mcp.mcp_helpers import ProgressLog, as_json, failure_messages, mcp_client
+from tests.support.gateway import Gateway
+from tests.support.upstream import FakeUpstream
+
+
+async def test_ask_reports_each_seat_before_the_answers_arrive(bench: Gateway, upstream: FakeUpstream):
+    upstream.behave("m3", delay=1.5)
+    progress = ProgressLog()
+    async with mcp_client(bench) as client:
+        tools = {tool.name for tool in (await client.list_tools()).tools}
+        assert tools == {"list_collections", "ask", "verdict", "pending_verdicts"}
+        result = await client.call_tool(
+            "ask", {"collection": "core", "prompt": "review this"}, progress_callback=progress
+        )
+        returned = time.monotonic()
+    assert not result.is_error, result.content
+    seats = as_json(result)["seats"]
+    assert [s["alias"] for s in seats] == ["m1", "m2", "m3"]
+    assert all(s["call"] in result.content[0].text for s in seats)
+    assert "answer from m1" in result.content[0].text and "verdict" in result.content[0].text
+    assert sorted(progress.finished_aliases()[:2]) == ["m1", "m2"] and progress.finished_aliases()[2] == "m3"
+    assert progress.last() == (3, 3)
+    first_seat_at = progress.first_seat_at()
+    assert returned - first_seat_at > 1.0, "the first seat's progress came only with the result"
+    sent = upstream.requests_for("m1")[0].body["messages"]
+    assert sent == [{"role": "user", "content": "review this"}]
+
+
+async def test_ask_passes_the_system_text_and_seats_nominees(bench: Gateway, upstream: FakeUpstream):
+    bench.add_model("m4")
+    bench.gateway_settings(max_calls=4, max_explorers=1)
+    async with mcp_client(bench, "/v1/mcp") as client:
+        result = await client.call_tool(
+            "ask", {"collection": "bench/core", "prompt": "hi", "system": "be brief", "with": ["m4"]}
+        )
+    assert [s["alias"] for s in as_json(result)["seats"]] == ["m1", "m2", "m3", "m4"]
+    assert upstream.requests_for("m4")[0].body["messages"][0] == {"role": "system", "content": "be brief"}
+
+
+async def test_merged_ask_returns_the_mergers_answer(bench: Gateway, upstream: FakeUpstream):
+    bench.add_model("mg", "merger-model")
+    bench.api("PATCH", "/api/collections/core", {"merger": "mg"}, expect=200)
+    async with mcp_client(bench) as client:
+        result = await client.call_tool("ask", {"collection": "core", "prompt": "hi", "merged": True})
+    seats = as_json(result)["seats"]
+    assert seats[-1]["seat"] == "merger" and seats[-1]["alias"] == "mg"
+    assert result.content[0].text.startswith("answer from merger-model")
+
+
+async def test_a_route_collection_is_asked_as_a_panel(bench: Gateway, upstream: FakeUpstream):
+    bench.api("PATCH", "/api/collections/core", {"reply": "route"}, expect=200)
+    async with mcp_client(bench) as client:
+        result = await client.call_tool("ask", {"collection": "core", "prompt": "hi"})
+    assert [s["alias"] for s in as_json(result)["seats"]] == ["m1", "m2", "m3"]
+
+
+async def test_list_collections_says_what_each_is_for(bench: Gateway, upstream: FakeUpstream):
+    bench.add_model("big", context_window=200_000, tools=True)
+    bench.add_model("small", context_window=8_000, tools=True)
+    bench.save_collection("wide", ["big", "small"], description="long reads", tags=["docs"])
+    async with mcp_client(bench) as client:
+        result = await client.call_tool("list_collections", {})
+    listed = {c["name"]: c for c in as_json(result)["collections"]}
+    assert set(listed) == {"core", "wide"}
+    wide = listed["wide"]
+    assert (wide["model"], wide["members"], wide["tags"]) == ("bench/wide", ["big", "small"], ["docs"])
+    assert wide["together"]["context_window"] == 8_000 and wide["together"]["capabilities"] == ["tools"]
+    assert "wide: 2 members (big, small) — long reads" in result.content[0].text
+
+
+async def test_verdicts_empty_the_pending_list(bench: Gateway, upstream: FakeUpstream):
+    async with mcp_client(bench) as client:
+        before = as_json(await client.call_tool("pending_verdicts", {}))["pending"]
+        asked = as_json(await client.call_tool("ask", {"collection": "core", "prompt": "hi"}))
+        calls = [s["call"] for s in asked["seats"]]
+        owed = as_json(await client.call_tool("pending_verdicts", {}))["pending"]
+        false_claim = {"false": ["line 9 divides by zero"]}
+        judged = await client.call_tool(
+            "verdict", {"call": calls[0], "useful": False, "note": "invented a line", **false_claim}
+        )
+        after = as_json(await client.call_tool("pending_verdicts", {}))["pending"]
+    assert before == []
+    assert [s["call"] for s in owed] == calls
+    assert not judged.is_error and judged.structured_content["result"] == "created"
+    assert [s["call"] for s in after] == calls[1:]
+    record = bench.api("GET", "/bench/record?collection=bench/core")["aliases"]["m1"]
+    assert (record["notUseful"], record["judged"]) == (1, 1)
+    change = bench.api("GET", "/api/audit?entity=verdict")["changes"][0]
+    assert (change["key"], change["actor"]) == (calls[0], "local")
+    assert change["after"]["false"] == ["line 9 divides by zero"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "says"),
+    [
+        ("ask", {"collection": "nope", "prompt": "hi"}, "nope"),
+        ("ask", {"collection": "core", "prompt": ""}, "`prompt` must be a non-empty string"),
+        ("ask", {"collection": "core", "prompt": "hi", "with": "m1"}, "`with` must be a list"),
+        ("verdict", {"call": "p20260101-000000-abcd.member1", "useful": True}, "no seat has the call id"),
+        ("verdict", {"call": "x", "useful": "yes"}, "`useful` must be true or false"),
+    ],
+)
+async def test_refusals_are_error_results_the_agent_can_read(
+    bench: Gateway, upstream: FakeUpstream, tool: str, arguments: dict, says: str
+):
+    async with mcp_client(bench) as client:
+        result = await client.call_tool(tool, arguments)
+    assert result.is_error and says in result.content[0].text, result.content
+
+
+async def test_an_unknown_tool_is_a_protocol_error(bench: Gateway, upstream: FakeUpstream):
+    async with mcp_client(bench) as client:
+        with pytest.raises(MCPError, match="no tool `explode`"):
+            await client.call_tool("explode", {})
+
+
+async def test_keys_scope_every_tool(tmp_path: Path, upstream: FakeUpstream):
+    with keyed_bench(tmp_path / "home", upstream) as gateway:
+        scoped = make_key(gateway, name="core-only", collections=["core"])
+        other = make_key(gateway, name="other-caller")
+        with pytest.raises(Exception) as unkeyed:
+            async with mcp_client(gateway) as client:
+                await client.list_tools()
+        async with mcp_client(gateway, key=other) as client:
+            theirs = as_json(await client.call_tool("ask", {"collection": "other", "prompt": "hi"}))
+        async with mcp_client(gateway, key=scoped) as client:
+            listed = as_json(await client.call_tool("list_collections", {}))["collections"]
+            refused = await client.call_tool("ask", {"collection": "other", "prompt": "hi"})
+            mine = as_json(await client.call_tool("ask", {"collection": "core", "prompt": "hi"}))
+            owed = as_json(await client.call_tool("pending_verdicts", {}))["pending"]
+            foreign = await client.call_tool("verdict", {"call": theirs["seats"][0]["call"], "useful": True})
+    assert any(m.startswith("no gateway key was sent") for m in failure_messages(unkeyed.value))
+    assert [c["name"] for c in listed] == ["core"]
+    assert refused.is_error and "may use bench/core only" in refused.content[0].text
+    assert [s["call"] for s in owed] == [s["call"] for s in mine["seats"]]
+    assert foreign.is_error and "no seat has the call id" in foreign.content[0].text
+    assert len(upstream.requests_for("m3")) == 1  # the refused ask reached no model
