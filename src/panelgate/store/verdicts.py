@@ -154,6 +154,16 @@ class Verdicts:
         async with self._connections.read() as connection:
             return await _current(connection, call)
 
+    async def current_of(self, calls: Sequence[str]) -> dict[str, VerdictRecord]:
+        """The current verdict of each judged call among `calls`."""
+        wanted = list(dict.fromkeys(call for call in calls if storable(call)))
+        if not wanted:
+            return {}
+        latest = select(func.max(verdicts.c.id)).where(verdicts.c.call.in_(wanted)).group_by(verdicts.c.call)
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(select(verdicts).where(verdicts.c.id.in_(latest)))).all()
+        return {row.call: _record(row) for row in rows}
+
     async def record_counts(self, collection: str | None, task: str | None) -> dict[str, dict[str, Any]]:
         """Per alias: useful, notUseful, judged and the last verdict's time, over current verdicts.
 

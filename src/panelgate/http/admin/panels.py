@@ -1,19 +1,31 @@
-"""Recorded panels: the recent ones, and one with every seat's answer."""
+"""Recorded panels: the recent ones, and one with every seat's answer and its current verdict.
+
+The dashboard's gateway card reads these; a person signed in to it judges a
+seat through `POST /api/verdicts`, which records through the same desk as
+`/bench/verdict`, so both refuse the same things alike.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
+from panelgate.core.caller_scope import CallerScope
 from panelgate.core.errors import NotFound
 from panelgate.core.types import SeatStatus
+from panelgate.engine.verdict_desk import read_verdict, record_verdict
 from panelgate.http.admin.shapes import plain
+from panelgate.http.bench_schemas import VerdictBody
+from panelgate.http.body import json_body, read_json_object
+from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
+from panelgate.store import SeatRecord, VerdictRecord
 
 router = APIRouter()
 
@@ -41,6 +53,15 @@ class PanelShown(PanelFields):
     seats: int = Field(description="how many seats it had")
 
 
+class VerdictShown(BaseModel):
+    useful: bool
+    note: str
+    real: list[str]
+    false: list[str]
+    at: datetime
+    actor: str
+
+
 class SeatShown(BaseModel):
     call: str = Field(description="the call id a verdict names")
     panel: str
@@ -55,6 +76,7 @@ class SeatShown(BaseModel):
     tokens_in: int | None
     tokens_out: int | None
     model_id: int | None
+    verdict: VerdictShown | None = Field(description="the seat's current verdict; null when not judged")
 
 
 class RecentPanel(PanelFields):
@@ -70,10 +92,31 @@ class OnePanel(BaseModel):
     seats: list[SeatShown]
 
 
+class VerdictRecorded(BaseModel):
+    call: str
+    useful: bool
+    result: Literal["created", "superseded", "unchanged"]
+
+
+def _judged(seats: Sequence[SeatRecord], verdicts: Mapping[str, VerdictRecord]) -> list[dict[str, Any]]:
+    shown = []
+    for seat in seats:
+        verdict = verdicts.get(seat.call)
+        fields = None if verdict is None else plain(verdict)
+        if fields is not None:
+            del fields["id"], fields["call"]
+        shown.append({**plain(seat), "verdict": fields})
+    return shown
+
+
 @router.get("/panels", response_model=RecentPanels)
 async def recent_panels(request: Request, limit: int = 20, collection: str | None = None) -> Response:
-    recent = await services(request).db.panels.recent(limit=max(1, min(limit, 200)), collection=collection)
-    return json_response({"panels": [{**plain(panel), "seats": plain(seats)} for panel, seats in recent]})
+    db = services(request).db
+    recent = await db.panels.recent(limit=max(1, min(limit, 200)), collection=collection)
+    verdicts = await db.verdicts.current_of([seat.call for _, seats in recent for seat in seats])
+    return json_response(
+        {"panels": [{**plain(panel), "seats": _judged(seats, verdicts)} for panel, seats in recent]}
+    )
 
 
 @router.get("/panels/{panel_id}", response_model=OnePanel)
@@ -82,4 +125,13 @@ async def show_panel(request: Request, panel_id: str) -> Response:
     if found is None:
         raise NotFound(f"no panel `{panel_id}` is recorded", param="panel")
     panel, seats = found
-    return json_response({"panel": plain(panel), "seats": plain(seats)})
+    verdicts = await services(request).db.verdicts.current_of([seat.call for seat in seats])
+    return json_response({"panel": plain(panel), "seats": _judged(seats, verdicts)})
+
+
+@router.post("/verdicts", response_model=VerdictRecorded, openapi_extra=json_body(VerdictBody))
+async def judge_seat(request: Request) -> Response:
+    """Record a verdict from the dashboard; fields left out keep the call's earlier note and claims."""
+    asked = read_verdict(await read_json_object(request, 1_000_000))
+    outcome = await record_verdict(services(request).db, CallerScope(name=caller_of(request)), asked)
+    return json_response({"call": asked.call, "useful": asked.useful, "result": outcome})
