@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.staticfiles import StaticFiles
 
 from panelgate import __version__
 from panelgate.engine.panel import PanelRunner
@@ -41,6 +42,8 @@ from panelgate.mcp.server import McpGateway
 from panelgate.settings import Settings
 from panelgate.store import Database
 from panelgate.upstream import KeyStore, UpstreamClient
+from panelgate.web import pages
+from panelgate.web.frame import STATIC_DIR
 
 SHUTDOWN_GRACE_S = 30.0
 SURFACES = (
@@ -97,7 +100,8 @@ def create_app(settings: Settings | None = None) -> AccessLog:
     app.state.gateway_routers = gateway_routers
     app.state.login = login_routes.LoginDesk(policy, LoginThrottle(policy.login_per_minute))
     errors.install(app)
-    for router in (health.router, login_routes.router, *gateway_routers, admin.router):
+    for router in (health.router, login_routes.router, *gateway_routers, admin.router, *pages.ROUTERS):
         app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     fast = FastPaths(app, gateway_routers)
     return AccessLog(AccessGuard(fast, policy, app.state))

@@ -129,6 +129,13 @@ class Routes:
             rows = (await connection.execute(query)).all()
         return [_turn(row) for row in rows]
 
+    async def recent_turns(self, limit: int = 50) -> list[TurnRecord]:
+        """The newest route turns first, shadows included."""
+        query = select(route_turns).order_by(route_turns.c.at.desc()).limit(max(1, limit))
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(query)).all()
+        return [_turn(row) for row in rows]
+
     async def by_id(self, conversation: str) -> ConversationRecord | None:
         query = select(route_conversations).where(route_conversations.c.id == conversation)
         async with self._connections.read() as connection:

@@ -1,0 +1,77 @@
+"""The frame every page shares: the sidebar, the theme, the first-run banner, and how a page renders.
+
+A page module says which template it fills and with what; `render` adds
+the frame's own facts and the headers every page carries. The Content
+Security Policy lets a page load nothing but this app's own files, which is
+also what keeps it working offline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.templating import Jinja2Templates
+
+from panelgate import __version__
+from panelgate.web.first_run import first_run
+
+HERE = Path(__file__).parent
+STATIC_DIR = HERE / "static"
+TEMPLATES = Jinja2Templates(directory=HERE / "templates")
+THEMES = ("system", "light", "dark")
+THEME_COOKIE = "panelgate_theme"
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+@dataclass(frozen=True)
+class PageLink:
+    slug: str
+    title: str
+
+    @property
+    def path(self) -> str:
+        return f"/{self.slug}"
+
+
+NAV = (
+    PageLink("collections", "Collections"),
+    PageLink("models", "Models"),
+    PageLink("endpoints", "Endpoints"),
+    PageLink("settings", "Settings"),
+    PageLink("logs", "Logs"),
+    PageLink("info", "Info"),
+)
+
+
+def theme_of(request: Request) -> str:
+    chosen = request.cookies.get(THEME_COOKIE, "system")
+    return chosen if chosen in THEMES else "system"
+
+
+async def render(request: Request, slug: str, **context: Any) -> HTMLResponse:
+    """The page `slug` (its template is `<slug>.html`) inside the frame."""
+    services = request.app.state.services
+    page = next(link for link in NAV if link.slug == slug)
+    frame = {
+        "nav": NAV,
+        "page": page,
+        "version": __version__,
+        "theme": theme_of(request),
+        "themes": THEMES,
+        "first_run": await first_run(services.db),
+        "login": services.settings.admin_token is not None,
+    }
+    response = TEMPLATES.TemplateResponse(request, f"{slug}.html", {**frame, **context}, headers=PAGE_HEADERS)
+    return response
