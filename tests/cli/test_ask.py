@@ -7,8 +7,9 @@ import re
 from pathlib import Path
 
 import httpx
+import pytest
 
-from tests.cli.runner import panelgate
+from tests.cli.runner import panelgate, panelgate_watched
 from tests.support.gateway import Gateway, free_port
 from tests.support.upstream import FakeUpstream
 
@@ -33,6 +34,7 @@ def test_ask_prints_every_answer_to_stdout_and_the_seat_table_to_stderr(
     for alias in ("m1", "m2", "m3"):
         assert f"answer from {alias}" in run.stdout
     assert "answer from" not in run.stderr
+    assert "seats answered" not in run.stderr, "no status line off a terminal"
     seats = seat_lines(run.stderr)
     assert sorted(seats) == ["member1", "member2", "member3"]
     for n, alias in enumerate(("m1", "m2", "m3"), start=1):
@@ -44,6 +46,13 @@ def test_ask_reads_the_prompt_from_piped_stdin(bench: Gateway, upstream: FakeUps
     run = panelgate("ask", "core", url=bench.url, stdin="what is two plus two?\n")
     assert run.returncode == 0, run.stderr
     assert user_text(upstream, "m2") == "what is two plus two?"
+
+
+def test_ask_sends_the_words_then_what_is_piped_on_stdin(bench: Gateway, upstream: FakeUpstream):
+    diff = "--- a/loop.py\n+++ b/loop.py\n-for i in range(n):\n+for i in range(n + 1):\n"
+    run = panelgate("ask", "core", "Review this change", url=bench.url, stdin=diff)
+    assert run.returncode == 0, run.stderr
+    assert user_text(upstream, "m1") == f"Review this change\n\n{diff.rstrip()}"
 
 
 def test_ask_reads_stdin_for_a_dash_and_appends_files_as_sections(
@@ -58,6 +67,34 @@ def test_ask_reads_stdin_for_a_dash_and_appends_files_as_sections(
     messages = upstream.requests_for("m1")[0].body["messages"]
     assert messages[0] == {"role": "system", "content": "be brief"}
     assert messages[-1]["content"] == f"review this\n\n===== FILE: {notes} =====\nline one\nline two\n"
+
+
+def test_ask_adds_each_file_in_a_block_labelled_with_its_path(
+    bench: Gateway, upstream: FakeUpstream, tmp_path: Path
+):
+    first, second = tmp_path / "a.py", tmp_path / "b.py"
+    first.write_text("x = 1\n")
+    second.write_text("y = 2\n")
+    run = panelgate("ask", "core", "compare", "these", "-f", str(first), "-f", str(second), url=bench.url)
+    assert run.returncode == 0, run.stderr
+    blocks = re.split(r"^===== FILE: (.+) =====$", user_text(upstream, "m3"), flags=re.MULTILINE)
+    assert blocks[0].strip() == "compare these"
+    assert dict(zip(blocks[1::2], (b.strip() for b in blocks[2::2]), strict=True)) == {
+        str(first): "x = 1",
+        str(second): "y = 2",
+    }
+
+
+def test_ask_shows_the_seats_finishing_one_by_one_on_a_terminal(bench: Gateway, upstream: FakeUpstream):
+    for n, alias in enumerate(("m1", "m2", "m3"), start=1):
+        upstream.behave(alias, delay=0.5 * n)
+    code, out, shown = panelgate_watched("ask", "core", "hi", url=bench.url)
+    assert code == 0, shown
+    counts = [shown.find(f"{n} of 3 seats answered") for n in range(4)]
+    assert -1 not in counts and counts == sorted(counts), shown
+    assert CALL.search(shown), "the seat table follows on the terminal"
+    assert all(f"answer from {alias}" in out for alias in ("m1", "m2", "m3"))
+    assert "seats answered" not in out and "\x1b" not in out
 
 
 def test_ask_merged_streams_one_answer_and_lists_the_merger_seat(bench: Gateway, upstream: FakeUpstream):
@@ -84,6 +121,16 @@ def test_ask_json_prints_the_whole_reply_with_its_bench_field(bench: Gateway, up
     reply = json.loads(run.stdout)
     assert [s["alias"] for s in reply["bench"]["seats"]] == ["m1", "m2", "m3"]
     assert upstream.requests_for("m1")[0].body["messages"][-1]["content"] == "hi"
+
+
+@pytest.mark.parametrize("reply", ["streamed", "--json"])
+def test_ask_gives_up_after_panelgate_timeout_seconds(bench: Gateway, upstream: FakeUpstream, reply: str):
+    upstream.behave("m3", delay=3)
+    args = ("--json",) if reply == "--json" else ()
+    run = panelgate("ask", "core", "hi", *args, url=bench.url, env={"PANELGATE_TIMEOUT": "1"})
+    assert run.returncode == 1
+    assert "within 1 s" in run.stderr and "PANELGATE_TIMEOUT" in run.stderr
+    assert "answer from m3" not in run.stdout
 
 
 def test_unknown_collection_exits_1_with_the_servers_message(bench: Gateway, upstream: FakeUpstream):

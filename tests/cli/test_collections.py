@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 
-from tests.cli.runner import panelgate
+from tests.cli.runner import panelgate, panelgate_answering
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
@@ -23,13 +24,34 @@ def test_collection_save_keeps_unspecified_fields(bench: Gateway, upstream: Fake
     assert core["tags"] == ["daily"] and core["reply"] == "merged"
 
 
-def test_collection_save_add_and_remove_edit_the_members(bench: Gateway, upstream: FakeUpstream):
+def test_collection_save_add_and_remove_edit_the_members_and_keep_every_other_field(
+    bench: Gateway, upstream: FakeUpstream
+):
     bench.add_model("m4")
+    bench.api(
+        "PATCH", "/api/collections/core", {"tags": ["daily"], "reply": "merged", "merger": "m3"}, expect=200
+    )
+    before = shown(bench, "core")
     run = panelgate("collection", "save", "core", "--add", "m4", "--remove", "m1", url=bench.url)
     assert run.returncode == 0, run.stderr
     assert re.search(r"^members\s+m2, m3, m4$", run.stdout, re.MULTILINE)
-    core = shown(bench, "core")
-    assert core["members"] == ["m2", "m3", "m4"] and core["description"] == "three models"
+    after = shown(bench, "core")
+    assert after["members"] == ["m2", "m3", "m4"]
+    for field in ("description", "tags", "shape", "reply", "merger"):
+        assert after[field] == before[field], field
+
+
+def test_collection_show_prints_its_fields_and_json_is_the_servers_answer(
+    bench: Gateway, upstream: FakeUpstream
+):
+    run = panelgate("collection", "show", "core", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"^members\s+m1, m2, m3$", run.stdout, re.MULTILINE)
+    assert re.search(r"^description\s+three models$", run.stdout, re.MULTILINE)
+    as_json = panelgate("collection", "show", "core", "--json", url=bench.url)
+    assert json.loads(as_json.stdout) == bench.api("GET", "/api/collections/core", expect=200)
+    missing = panelgate("collection", "show", "nowhere", url=bench.url)
+    assert missing.returncode == 1 and "nowhere" in missing.stderr
 
 
 def test_collection_save_creates_a_collection_from_its_members(bench: Gateway, upstream: FakeUpstream):
@@ -81,4 +103,18 @@ def test_collection_rm_without_a_terminal_or_yes_exits_2_and_removes_nothing(
     assert "--yes" in run.stderr
     shown(bench, "core")
     assert panelgate("collection", "rm", "core", "--yes", url=bench.url).returncode == 0
+    bench.api("GET", "/api/collections/core", expect=404)
+
+
+def test_collection_rm_on_a_terminal_asks_and_removes_only_on_yes(bench: Gateway, upstream: FakeUpstream):
+    question = "Remove collection `core`?"
+    code, said = panelgate_answering(
+        "collection", "rm", "core", url=bench.url, prompt=question, answer="n", hidden=False
+    )
+    assert code == 1 and "nothing changed" in said
+    shown(bench, "core")
+    code, said = panelgate_answering(
+        "collection", "rm", "core", url=bench.url, prompt=question, answer="y", hidden=False
+    )
+    assert code == 0 and "removed collection core" in said
     bench.api("GET", "/api/collections/core", expect=404)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from panelgate import __version__
 from tests.cli.runner import panelgate
 from tests.support.gateway import Gateway, free_port
@@ -40,3 +42,35 @@ def test_no_server_exits_3_naming_the_url_and_how_to_start_one():
     assert run.returncode == 3
     assert nowhere in run.stderr and "panelgate serve" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("ask", "core", "hi"),
+        ("ask", "core", "hi", "--json"),
+        ("models",),
+        ("verdict", "p20261130-101500-a1b2.member1", "--useful"),
+        ("collection", "rm", "core", "--yes"),
+    ],
+    ids=" ".join,
+)
+def test_every_kind_of_command_exits_3_when_no_server_answers(args: tuple[str, ...]):
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    run = panelgate(*args, url=nowhere)
+    assert run.returncode == 3, run.stderr
+    assert nowhere in run.stderr and "Traceback" not in run.stderr
+    assert run.stdout == ""
+
+
+def test_status_json_prints_the_servers_answer(bench: Gateway, upstream: FakeUpstream):
+    run = panelgate("status", "--json", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == bench.api("GET", "/api/status", expect=200)
+
+
+def test_an_unknown_option_exits_2_with_the_usage_on_stderr():
+    run = panelgate("models", "--colour", url=f"http://127.0.0.1:{free_port()}")
+    assert run.returncode == 2
+    assert "--colour" in run.stderr and "Usage" in run.stderr
+    assert run.stdout == ""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
+import yaml
 
 from tests.cli.runner import panelgate
 from tests.support.gateway import Gateway
@@ -28,3 +30,21 @@ def test_config_export_then_import_into_a_fresh_gateway(
         assert httpx.get(f"{fresh.url}/api/config").text == saved.read_text()
     finally:
         fresh.close()
+
+
+def test_config_import_refused_exits_1_with_the_servers_reason_and_changes_nothing(
+    bench: Gateway, upstream: FakeUpstream, tmp_path: Path
+):
+    before = httpx.get(f"{bench.url}/api/config").text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(before.replace("members:\n  - m1", "members:\n  - nobody"))
+    run = panelgate("config", "import", str(bad), "--yes", url=bench.url)
+    assert run.returncode == 1
+    assert "nobody" in run.stderr
+    assert httpx.get(f"{bench.url}/api/config").text == before
+
+
+def test_config_export_json_is_the_same_configuration(bench: Gateway, upstream: FakeUpstream):
+    run = panelgate("config", "export", "--json", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == yaml.safe_load(httpx.get(f"{bench.url}/api/config").text)

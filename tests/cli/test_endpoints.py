@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.cli.runner import panelgate, panelgate_typing_secret
+from tests.cli.runner import panelgate, panelgate_answering
 from tests.support.gateway import Gateway, free_port
 from tests.support.upstream import FakeUpstream
 
@@ -38,7 +38,7 @@ def test_endpoint_add_reads_the_key_from_a_hidden_prompt_on_a_terminal(
     gateway: Gateway, upstream: FakeUpstream
 ):
     upstream.behave("m1", require_key=KEY)
-    code, shown = panelgate_typing_secret(
+    code, shown = panelgate_answering(
         "endpoint",
         "add",
         "up",
@@ -46,7 +46,8 @@ def test_endpoint_add_reads_the_key_from_a_hidden_prompt_on_a_terminal(
         upstream.url,
         url=gateway.url,
         prompt="API key for up",
-        secret=KEY,
+        answer=KEY,
+        hidden=True,
     )
     assert code == 0, shown
     assert "added endpoint up" in shown

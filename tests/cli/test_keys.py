@@ -78,3 +78,13 @@ def test_without_the_admin_token_the_cli_is_refused_and_told_what_to_set(guarded
     run = panelgate("keys", url=guarded.url)
     assert run.returncode == 1
     assert "PANELGATE_ADMIN_TOKEN" in run.stderr
+
+
+def test_ask_sends_panelgate_key_and_without_it_is_refused_and_told_what_to_set(guarded: Gateway):
+    key = cli(guarded, "key", "create", "laptop").stdout.strip()
+    refused = panelgate("ask", "core", "hi", url=guarded.url)
+    assert refused.returncode == 1 and "PANELGATE_KEY" in refused.stderr
+    asked = panelgate("ask", "core", "hi", url=guarded.url, env={"PANELGATE_KEY": key})
+    assert asked.returncode == 0, asked.stderr
+    assert "answer from m1" in asked.stdout
+    assert key not in asked.stdout + asked.stderr

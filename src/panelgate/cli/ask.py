@@ -95,7 +95,9 @@ def ask(
     collection: Annotated[str, typer.Argument(help="the collection to ask, e.g. core")],
     words: Annotated[
         list[str] | None,
-        typer.Argument(help="the prompt; `-` or none reads stdin when piped", show_default=False),
+        typer.Argument(
+            help="the prompt (piped stdin follows it); `-` alone: stdin is the prompt", show_default=False
+        ),
     ] = None,
     files: Annotated[
         list[Path] | None,

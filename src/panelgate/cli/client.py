@@ -6,11 +6,16 @@ server enforces (validation, auth, audit) applies to the command too. This
 module turns transport trouble and error bodies into `CliFailure`s; a
 credential goes into an `Authorization` header and nowhere else, so it can
 never reach a message.
+
+`PANELGATE_TIMEOUT` bounds a whole exchange, a streamed panel included: the
+server's keep-alive comments restart a read timeout, so that alone would
+never end a panel that runs longer than the person asked to wait.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import TracebackType
@@ -137,15 +142,18 @@ class Client:
         secret = self.connection.admin_token if is_admin_path(path) else self.connection.gateway_key
         return {"Authorization": f"Bearer {secret}"} if secret else {}
 
+    def _too_slow(self) -> CliFailure:
+        return CliFailure(
+            f"the server at {self.connection.url} did not finish within {self.connection.timeout_s:g} s "
+            "(PANELGATE_TIMEOUT sets the limit)"
+        )
+
     def _transport_failure(self, error: httpx.HTTPError) -> CliFailure:
         url = self.connection.url
         if isinstance(error, httpx.ConnectError | httpx.ConnectTimeout):
             return NoServer(url)
         if isinstance(error, httpx.TimeoutException):
-            return CliFailure(
-                f"the server at {url} did not answer within {self.connection.timeout_s:g} s "
-                "(PANELGATE_TIMEOUT sets the limit)"
-            )
+            return self._too_slow()
         return CliFailure(f"the connection to {url} broke off ({type(error).__name__})")
 
     def send(
@@ -175,13 +183,17 @@ class Client:
     def events(self, path: str, body: Any) -> Iterator[dict[str, Any]]:
         """POST and read the answer as server-sent events: each `data:` object until `[DONE]`.
 
-        An `{"error": ...}` event (a failure after the stream began) raises `Refused`."""
+        An `{"error": ...}` event (a failure after the stream began) raises `Refused`; a
+        stream still running after `PANELGATE_TIMEOUT` seconds is given up."""
+        deadline = time.monotonic() + self.connection.timeout_s
         try:
             with self._http.stream("POST", path, json=body, headers=self._headers(path)) as response:
                 if response.status_code >= 400:
                     response.read()
                     raise _refusal(response, path)
                 for line in response.iter_lines():
+                    if time.monotonic() > deadline:
+                        raise self._too_slow()
                     if not line.startswith("data:"):
                         continue
                     payload = line[len("data:") :].strip()

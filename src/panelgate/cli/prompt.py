@@ -1,7 +1,12 @@
-"""What `panelgate ask` asks: the words given, else piped stdin, then any files.
+"""What `panelgate ask` asks: the words given, then piped stdin, then any files.
 
-Files follow the prompt as `===== FILE: <path> =====` sections so every seat
-sees which text came from where, and a reply can name the file it talks about.
+Words and a pipe go together, so `git diff | panelgate ask review "Review
+this change"` sends the instruction and the diff it is about (a script whose
+stdin is a pipe meant for something else gives `</dev/null`); `-` alone asks
+for stdin as the whole prompt. Files follow as `===== FILE: <path> =====`
+sections so every seat sees which text came from where, a reply can name the
+file it talks about, and the suite's task miner can read the files back out
+of a recorded prompt.
 """
 
 from __future__ import annotations
@@ -36,12 +41,9 @@ def file_section(path: Path) -> str:
 
 def prompt_text(words: Sequence[str], files: Sequence[Path], stdin: TextIO | None) -> str:
     """The prompt; empty when there is nothing to ask."""
-    if list(words) == [STDIN_WORD]:
-        text = _from_stdin(stdin, asked=True)
-    elif words:
-        text = " ".join(words)
-    else:
-        text = _from_stdin(stdin, asked=False)
-    parts = [text.strip("\n")] if text.strip() else []
+    asked_for_stdin = list(words) == [STDIN_WORD]
+    given = "" if asked_for_stdin else " ".join(words)
+    piped = _from_stdin(stdin, asked=asked_for_stdin)
+    parts = [text.strip("\n") for text in (given, piped) if text.strip()]
     parts += [file_section(path) for path in files]
     return "\n\n".join(parts)
