@@ -1,8 +1,8 @@
 """What every panel reads before it is seated, kept between edits.
 
-Collections, the roster, the gateway limits and the endpoints change when a
-person edits them, and are read by every panel; reading them four queries at
-a time per panel was most of a panel's cost. The copy is dropped at once when
+Collections, the roster, the gateway limits, the endpoints and the hand-set
+rate rules change when a person edits them, and are read by every panel;
+reading them query by query per panel was most of a panel's cost. The copy is dropped at once when
 this process commits an edit (the next panel waits for the re-read). Once
 it is older than `max_age_s`, the shared config version (one row, bumped by
 every edit of every process) is asked in the background, and the bench is
@@ -24,6 +24,7 @@ from panelgate.store.connections import Connections
 from panelgate.store.endpoints import Endpoints
 from panelgate.store.gateway import Gateway
 from panelgate.store.models import Models
+from panelgate.store.rate_book import RateBook, RateRule
 from panelgate.store.records import EndpointRecord
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,7 @@ class BenchSnapshot:
     roster: dict[str, ModelInfo]
     limits: GatewayLimits
     endpoints: dict[str, EndpointRecord]
+    rate_rules: tuple[RateRule, ...] = ()
 
 
 class BenchView:
@@ -46,6 +48,7 @@ class BenchView:
         models: Models,
         collections: Collections,
         gateway: Gateway,
+        rates: RateBook,
         max_age_s: float = 1.0,
         check_every_read: bool = False,
     ) -> None:
@@ -58,6 +61,7 @@ class BenchView:
         self._models = models
         self._collections = collections
         self._gateway = gateway
+        self._rates = rates
         self._max_age_s = max_age_s
         self._check_every_read = check_every_read
         self._snapshot: BenchSnapshot | None = None
@@ -104,6 +108,7 @@ class BenchView:
             roster=await self._models.roster(),
             limits=await self._gateway.limits(),
             endpoints={e.name: e for e in await self._endpoints.list()},
+            rate_rules=await self._rates.rules(),
         )
         self._snapshot, self._generation, self._version = snapshot, generation, version
         self._checked_at = time.monotonic()

@@ -22,6 +22,7 @@ from panelgate.store.key_minutes import KeyMinutes
 from panelgate.store.migrate import upgrade_to_head
 from panelgate.store.models import Models
 from panelgate.store.panels import Panels
+from panelgate.store.rate_book import RateBook
 from panelgate.store.routes import Routes
 from panelgate.store.verdicts import Verdicts
 
@@ -44,12 +45,14 @@ class Database:
         self.verdicts = Verdicts(connections)
         self.audit = AuditLog(connections)
         self.config = ConfigIO(connections)
+        self.rates = RateBook(connections)
         self.bench = BenchView(
             connections,
             endpoints=self.endpoints,
             models=self.models,
             collections=self.collections,
             gateway=self.gateway,
+            rates=self.rates,
             check_every_read=check_bench_every_read,
         )
 
