@@ -46,6 +46,9 @@ should not exist is `behave(model, status=404)`):
     require_key="sk-..."     answer 401 unless the request carries `Authorization: Bearer sk-...`
     company=N                hold every call until N calls of this model are open at once
                              (503 after 10 s without them): shows calls were not queued
+    headers={...}            extra response headers on every reply (rate-limit headers)
+    error_body={...}         the JSON body of a failing reply instead of the OpenAI error
+                             (a Gemini or OpenRouter 429)
 
 `FakeUpstream(require_key="sk-...")` asks every route, `GET /v1/models`
 included, for that key. `GET /v1/models` lists the models named in the
@@ -130,6 +133,8 @@ class Behaviour:
     finish_reason: str | None = None
     require_key: str | None = None
     company: int | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    error_body: object | None = None
 
 
 class _Gathering:
@@ -391,12 +396,18 @@ class _ChatReply:
             assert b.status is not None
             message = b.error_message or _DEFAULT_ERRORS.get(b.status, f"error {b.status}")
             extra = {} if b.retry_after is None else {"retry-after": f"{b.retry_after:g}"}
-            await _send_error(self.writer, b.status, message, extra=extra)
+            extra.update(b.headers)
+            if b.error_body is not None:
+                await _send(self.writer, b.status, orjson.dumps(b.error_body),
+                            {"content-type": "application/json", **extra})  # fmt: skip
+            else:
+                await _send_error(self.writer, b.status, message, extra=extra)
         elif b.garbage:
             await _send(self.writer, 200, b"<html><body>Service temporarily degraded</body></html>",
                         {"content-type": "text/html"})  # fmt: skip
         elif not call.body.get("stream") or b.plain_json:
-            await _send_json(self.writer, 200, self._completion())
+            await _send(self.writer, 200, orjson.dumps(self._completion()),
+                        {"content-type": "application/json", **b.headers})  # fmt: skip
         else:
             return await self._stream()
         return True
@@ -467,7 +478,9 @@ class _ChatReply:
     async def _stream(self) -> bool:
         b = self.behaviour
         await _send_head(
-            self.writer, 200, {"content-type": "text/event-stream", "transfer-encoding": "chunked"}
+            self.writer,
+            200,
+            {"content-type": "text/event-stream", "transfer-encoding": "chunked", **b.headers},
         )
         await self._event(self._chunk({"role": "assistant", "content": ""}))
         if b.reasoning:

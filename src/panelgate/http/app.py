@@ -41,7 +41,9 @@ from panelgate.http.services import Services
 from panelgate.mcp.server import McpGateway
 from panelgate.settings import Settings
 from panelgate.store import Database
+from panelgate.store.rate_book import RateRule
 from panelgate.upstream import KeyStore, UpstreamClient
+from panelgate.upstream.pacing import Pacer
 from panelgate.web import pages
 from panelgate.web.frame import STATIC_DIR
 
@@ -71,7 +73,11 @@ def create_app(settings: Settings | None = None) -> AccessLog:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = await Database.open(settings)
         keys = KeyStore(settings.key_file)
-        upstream = UpstreamClient(settings, keys)
+
+        async def rate_rules() -> tuple[RateRule, ...]:
+            return (await db.bench.snapshot()).rate_rules
+
+        upstream = UpstreamClient(settings, keys, Pacer(db.rates, rate_rules))
         slot = ProcessSlot(settings.data_dir / "slots")
         ids = PanelIdIssuer(slot.take(), SLOTS)
         runner = PanelRunner(db, upstream, keepalive_s=settings.keepalive_s, ids=ids)

@@ -49,6 +49,7 @@ from panelgate.upstream.keys import KeyFileError, KeyStore
 from panelgate.upstream.openai_chunks import ChatOutbound
 from panelgate.upstream.outbound import OutboundApi
 from panelgate.upstream.outbound_apis import outbound_api
+from panelgate.upstream.pacing import Pacer
 from panelgate.upstream.retry import MAX_RETRIES, is_retry_status, retry_after, wait_before_retry
 from panelgate.upstream.transport import BadRequest, HttpPool, Reply, TransportError
 
@@ -108,6 +109,7 @@ class _Route:
     url: str
     headers: dict[str, str]
     secrets: tuple[str, ...]
+    served_id: str = ""
 
 
 class _StreamOptionsRefused(Exception):
@@ -117,9 +119,11 @@ class _StreamOptionsRefused(Exception):
 class UpstreamClient:
     """The process's one pool of upstream connections; use it from one event loop."""
 
-    def __init__(self, settings: Settings, keys: KeyStore) -> None:
+    def __init__(self, settings: Settings, keys: KeyStore, pacer: Pacer | None = None) -> None:
+        """`pacer` holds every call to the rate limits known for its model (None: no pacing)."""
         self._settings = settings
         self._keys = keys
+        self._pacer = pacer
         self._pool = HttpPool(connect_timeout=_CONNECT_TIMEOUT_S, keepalive_s=_KEEPALIVE_S)
 
     async def aclose(self) -> None:
@@ -152,6 +156,7 @@ class UpstreamClient:
             target.base_url.rstrip("/") + openai_chat.CHAT_PATH,
             openai_chat.request_headers(key, target.headers),
             _secrets(key, target.headers),
+            target.served_id,
         )
         with_stream_options = True
         started = time.monotonic()
@@ -161,6 +166,7 @@ class UpstreamClient:
                 target.served_id, messages, options, stream_options=with_stream_options
             )
             reader = openai_chat.ChatReplyReader(target.endpoint, self._settings.upstream_max_reply_bytes)
+            await self._admit(route, deadline)
             attempts += 1
             try:
                 await self._chat_once(route, body, reader, deadline, on_text, with_stream_options)
@@ -175,6 +181,7 @@ class UpstreamClient:
                 failures += 1
                 await asyncio.sleep(wait)
                 continue
+            await self._spent(route, (reader.tokens_in or 0) + (reader.tokens_out or 0))
             return ChatResult(
                 text=reader.text,
                 reasoning=reader.reasoning,
@@ -216,6 +223,7 @@ class UpstreamClient:
             api.url(target.base_url.rstrip("/"), target.served_id),
             api.headers(key, target.headers),
             _secrets(key, target.headers),
+            target.served_id,
         )
         started = time.monotonic()
         attempts = failures = 0
@@ -236,6 +244,7 @@ class UpstreamClient:
             except UpstreamError as refused:  # the turn cannot be said in this API
                 refused.provider = refused.provider or target.endpoint
                 raise
+            await self._admit(route, deadline)
             attempts += 1
             try:
                 await self._relay_once(route, api, body, deadline, take, with_stream_options)
@@ -251,6 +260,18 @@ class UpstreamClient:
                 await asyncio.sleep(wait)
                 continue
             return RelayResult(attempts=attempts, seconds=time.monotonic() - started)
+
+    async def _admit(self, route: _Route, deadline: float) -> None:
+        if self._pacer is not None:
+            await self._pacer.admit(route.provider, route.served_id, deadline)
+
+    async def _spent(self, route: _Route, tokens: int) -> None:
+        if self._pacer is not None:
+            await self._pacer.spent(route.provider, route.served_id, tokens)
+
+    async def _observe(self, route: _Route, reply: Reply, body: bytes = b"") -> None:
+        if self._pacer is not None:
+            await self._pacer.observe(route.provider, route.served_id, reply.status, reply.headers, body)
 
     def _key(self, key_name: str | None, provider: str) -> str | None:
         try:
@@ -347,10 +368,13 @@ class UpstreamClient:
                 self._pool.request("POST", route.url, route.headers, body) as reply,
             ):
                 if not 200 <= reply.status < 300:
-                    said = await _error_body(reply, error_text)
+                    raw = await _error_body(reply)
+                    await self._observe(route, reply, raw)
+                    said = error_text(raw)
                     if with_stream_options and openai_chat.refuses_stream_options(reply.status, said):
                         raise _StreamOptionsRefused
                     raise _status_error(reply, said, route)
+                await self._observe(route, reply)
                 replying = True
                 while data := await reply.read():
                     await take(data)
@@ -388,7 +412,10 @@ class UpstreamClient:
                 self._pool.request("GET", route.url, route.headers) as reply,
             ):
                 if not 200 <= reply.status < 300:
-                    raise _status_error(reply, await _error_body(reply, openai_chat.error_text), route)
+                    said = (
+                        "" if 300 <= reply.status < 400 else openai_chat.error_text(await _error_body(reply))
+                    )
+                    raise _status_error(reply, said, route)
                 body = await _read_capped(reply, cap, route.provider)
         except TransportError as exc:
             raise _transport_error(exc, route, "", replying=False) from None
@@ -447,16 +474,16 @@ async def _read_capped(reply: Reply, cap: int, provider: str) -> bytes:
     return b"".join(parts)
 
 
-async def _error_body(reply: Reply, text_of: Callable[[bytes], str]) -> str:
-    """What an error reply says (its first 64 KiB: an error page can be huge)."""
+async def _error_body(reply: Reply) -> bytes:
+    """An error reply's body (its first 64 KiB: an error page can be huge); nothing for a redirect."""
     if 300 <= reply.status < 400:
-        return ""
+        return b""
     body = b""
     while data := await reply.read():
         body += data
         if len(body) >= _ERROR_BODY_BYTES:
             break
-    return text_of(body[:_ERROR_BODY_BYTES])
+    return body[:_ERROR_BODY_BYTES]
 
 
 def _status_error(reply: Reply, said: str, route: _Route) -> UpstreamStatusError:

@@ -15,6 +15,7 @@ from panelgate.http.admin import (
     endpoints,
     gateway_settings,
     keys,
+    limits,
     models,
     panels,
     routes,
@@ -24,5 +25,17 @@ from panelgate.http.admin.schemas import REFUSALS
 from panelgate.http.admin.shapes import storable_parameters
 
 router = APIRouter(prefix="/api", responses=REFUSALS, dependencies=[Depends(storable_parameters)])
-for module in (status, endpoints, models, collections, gateway_settings, keys, config, panels, routes, audit):
+for module in (
+    status,
+    endpoints,
+    models,
+    collections,
+    gateway_settings,
+    keys,
+    limits,
+    config,
+    panels,
+    routes,
+    audit,
+):
     router.include_router(module.router)

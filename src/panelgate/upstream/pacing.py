@@ -1,0 +1,173 @@
+"""Pacing: no call is sent that a known rate limit would refuse.
+
+Before each request to a model, `admit` checks what its provider last said
+(an exhausted window, a stated wait) and the limits set by hand for its
+connection or for it (each request is counted in the shared store before it
+is sent, so the count holds across gateway processes). When room frees
+before the call's deadline the call waits for it; when it does not, the
+call is refused without being sent (`capacity`), saying when room frees.
+After each reply `observe` reads what the provider states in its headers
+or its 429 body, and `spent` counts the tokens the reply used against
+token rules.
+
+What providers state is kept in this process at once and written to the
+store when it matters (a window used up, a wait asked for, little left) or
+every few seconds otherwise; other processes pick it up within a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC, datetime, timedelta
+
+import orjson
+
+from panelgate.core.rate_limits import StatedLimits, read_headers, read_refusal
+from panelgate.core.rate_windows import period_end, period_of, seconds_until
+from panelgate.store.rate_book import RateBook, RateRule, StatedRow
+from panelgate.upstream.errors import UpstreamError
+
+log = logging.getLogger(__name__)
+
+RulesReader = Callable[[], Awaitable[tuple[RateRule, ...]]]
+Key = tuple[str, str]
+"""(endpoint, served id)."""
+
+RECORD_EVERY_S = 5.0
+REREAD_EVERY_S = 1.0
+LOW_SHARE = 0.1
+"""A window with at most this share left is written at once, not on the next round."""
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Pacer:
+    def __init__(self, rates: RateBook, rules: RulesReader, *, now: Callable[[], datetime] = _utcnow) -> None:
+        self._rates = rates
+        self._rules = rules
+        self._now = now
+        self._free_at: dict[Key, datetime] = {}
+        self._recorded_at: dict[Key, float] = {}
+        self._read_at = 0.0
+        self._reading: asyncio.Task[None] | None = None
+
+    async def admit(self, endpoint: str, served_id: str, deadline: float) -> None:
+        """Return when a request to `served_id` on `endpoint` may be sent; raise `capacity` when it may not
+        before `deadline` (a `time.monotonic()` value)."""
+        self._reread_soon()
+        key = (endpoint, served_id)
+        while (free_at := self._free_at.get(key)) is not None and free_at > self._now():
+            await self._wait_until(
+                free_at, deadline, endpoint, f"`{endpoint}` said {served_id} is at its limit"
+            )
+        rules = [rule for rule in await self._rules() if rule.covers(endpoint, served_id)]
+        for rule in rules:
+            await self._room_under(rule, deadline)
+
+    async def _room_under(self, rule: RateRule, deadline: float) -> None:
+        while True:
+            now = self._now()
+            period = period_of(rule.window, now)
+            if rule.measure == "requests":
+                if await self._rates.take(rule, period, 1):
+                    return
+            else:
+                used = (await self._rates.used([rule.id], [period])).get((rule.id, period), 0)
+                if used < rule.most:
+                    return
+            scope = rule.served_id or "all its models together"
+            why = f"`{rule.endpoint}` is limited to {rule.most} {rule.measure} a {rule.window} ({scope})"
+            await self._wait_until(period_end(rule.window, period), deadline, rule.endpoint, why)
+
+    async def _wait_until(self, moment: datetime, deadline: float, endpoint: str, why: str) -> None:
+        wait = seconds_until(moment, self._now())
+        if time.monotonic() + wait >= deadline:
+            raise UpstreamError(
+                f"not sent: {why}, and room frees at {moment:%H:%M:%S} UTC (in {wait:.0f} s), "
+                "after this call's deadline",
+                kind="capacity",
+                provider=endpoint,
+                retry_after=wait,
+            )
+        await asyncio.sleep(wait)
+
+    async def observe(
+        self, endpoint: str, served_id: str, status: int, headers: Mapping[str, str], body: bytes = b""
+    ) -> None:
+        """Learn what a reply's headers (and a 429's body) say about the model's limits."""
+        now = self._now()
+        if status == 429:
+            stated = read_refusal(_json_or_none(body), headers, now)
+            if stated is None:  # a 429 that says nothing: rest a little, not forever
+                stated = StatedLimits("openai", (), now + timedelta(seconds=5))
+        else:
+            stated = read_headers(headers, now)
+        if stated is None:
+            return
+        key = (endpoint, served_id)
+        free_at = stated.free_at(now)
+        if free_at is not None:
+            self._free_at[key] = free_at
+        if self._worth_recording(key, stated, free_at):
+            self._recorded_at[key] = time.monotonic()
+            try:
+                await self._rates.record_stated(endpoint, served_id, stated)
+            except Exception:  # pacing must never fail the call it paces
+                log.warning("could not record %s's stated limits", endpoint, exc_info=True)
+
+    def _worth_recording(self, key: Key, stated: StatedLimits, free_at: datetime | None) -> bool:
+        if free_at is not None:
+            return True
+        for window in stated.windows:
+            if window.limit and window.remaining is not None and window.remaining <= window.limit * LOW_SHARE:
+                return True
+        return time.monotonic() - self._recorded_at.get(key, 0.0) >= RECORD_EVERY_S
+
+    async def spent(self, endpoint: str, served_id: str, tokens: int) -> None:
+        """Count a reply's tokens against the token rules covering its model."""
+        if tokens <= 0:
+            return
+        now = self._now()
+        for rule in await self._rules():
+            if rule.measure == "tokens" and rule.covers(endpoint, served_id):
+                await self._rates.add(rule, period_of(rule.window, now), tokens)
+
+    def _reread_soon(self) -> None:
+        """Pick up what other processes learned, at most once a second, without making a call wait."""
+        if time.monotonic() - self._read_at < REREAD_EVERY_S or (self._reading and not self._reading.done()):
+            return
+        self._read_at = time.monotonic()
+        self._reading = asyncio.create_task(self._reread())
+
+    async def _reread(self) -> None:
+        try:
+            rows = await self._rates.stated()
+        except Exception:
+            log.warning("could not read the stated rate limits", exc_info=True)
+            return
+        now = self._now()
+        for row in rows:
+            free_at = _row_free_at(row, now)
+            key = (row.endpoint, row.served_id)
+            if free_at is not None and free_at > self._free_at.get(key, now):
+                self._free_at[key] = free_at
+
+
+def _row_free_at(row: StatedRow, now: datetime) -> datetime | None:
+    times = [row.retry_at] if row.retry_at is not None else []
+    if row.remaining is not None and row.remaining <= 0 and row.resets_at is not None:
+        times.append(row.resets_at)
+    later = [t for t in times if t > now]
+    return max(later) if later else None
+
+
+def _json_or_none(body: bytes) -> object:
+    try:
+        return orjson.loads(body) if body else None
+    except orjson.JSONDecodeError:
+        return None
