@@ -38,6 +38,7 @@ async def run_merge(
     messages: list[ChatMessage],
     results: Sequence[SeatResult],
     deadline: float,
+    caller: str,
     on_text: Callable[[str], Awaitable[None]],
 ) -> MergeOutcome:
     answered = [r for r in results if r.status == "ok"]
@@ -65,6 +66,7 @@ async def run_merge(
         messages=merge_messages(messages, answered),
         options={},
         deadline=deadline,
+        caller=caller,
         on_text=on_text,
     )
     if result.status == "ok":

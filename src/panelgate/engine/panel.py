@@ -206,6 +206,7 @@ class PanelRunner:
                 messages=request.messages,
                 options={},
                 deadline=deadline,
+                caller=request.caller,
             )
             return index, result
 
@@ -255,6 +256,7 @@ class PanelRunner:
             messages=context.request.messages,
             results=seats,
             deadline=time.monotonic() + context.limits.seat_deadline_s,
+            caller=context.request.caller,
             on_text=emit,
         )
         fallback = words.fallback(seats, outcome.note) if outcome.note else ""

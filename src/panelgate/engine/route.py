@@ -43,6 +43,7 @@ from panelgate.engine.seat import target_for
 from panelgate.store import Database, EndpointRecord
 from panelgate.store.routes import ConversationRecord, TurnRecord
 from panelgate.upstream import UpstreamClient, UpstreamError
+from panelgate.upstream.ledger_notes import CallTag
 
 log = logging.getLogger(__name__)
 
@@ -331,6 +332,7 @@ class _MemberTurn:
                     deadline=turn_deadline,
                     on_chunk=self._take,
                     retries=self._last,
+                    tag=CallTag("route", self._turn.request.caller, self._alias, self._turn.call),
                 )
         except TimeoutError:
             why = (

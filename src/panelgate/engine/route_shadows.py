@@ -28,6 +28,7 @@ from panelgate.engine.seat import target_for
 from panelgate.store import Database, EndpointRecord
 from panelgate.store.routes import TurnRecord
 from panelgate.upstream import UpstreamClient, UpstreamError
+from panelgate.upstream.ledger_notes import CallTag
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,7 @@ class ShadowSeats:
                     deadline=began + self._turn_s,
                     on_chunk=take,
                     retries=False,
+                    tag=CallTag("shadow", turn.caller, alias, f"{turn.call}.shadow{number}"),
                 )
         except TimeoutError:
             error = f"timeout: the turn passed {self._turn_s:g}s"

@@ -15,6 +15,7 @@ from typing import Any
 from panelgate.core.types import ChatMessage, ModelInfo, PlannedSeat, SeatResult, SeatStatus
 from panelgate.store import EndpointRecord
 from panelgate.upstream import Target, UpstreamClient, UpstreamError
+from panelgate.upstream.ledger_notes import CallTag
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,7 @@ async def ask_seat(
     messages: list[ChatMessage],
     options: dict[str, Any],
     deadline: float,
+    caller: str,
     on_text: TextSink | None = None,
 ) -> SeatResult:
     started = time.monotonic()
@@ -50,7 +52,8 @@ async def ask_seat(
     if target is None:
         return result("error", error="its endpoint is not configured any more")
     try:
-        reply = await client.chat(target, messages, options, deadline=deadline, on_text=on_text)
+        tag = CallTag("merge" if seat.kind == "merger" else "panel", caller, seat.alias, call)
+        reply = await client.chat(target, messages, options, deadline=deadline, on_text=on_text, tag=tag)
     except UpstreamError as exc:
         return result("error", error=f"{exc.kind}: {exc.message}")
     except Exception:  # a bug of ours must cost one seat, not the panel

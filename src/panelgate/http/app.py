@@ -77,7 +77,7 @@ def create_app(settings: Settings | None = None) -> AccessLog:
         async def rate_rules() -> tuple[RateRule, ...]:
             return (await db.bench.snapshot()).rate_rules
 
-        upstream = UpstreamClient(settings, keys, Pacer(db.rates, rate_rules))
+        upstream = UpstreamClient(settings, keys, Pacer(db.rates, rate_rules), db.usage)
         slot = ProcessSlot(settings.data_dir / "slots")
         ids = PanelIdIssuer(slot.take(), SLOTS)
         runner = PanelRunner(db, upstream, keepalive_s=settings.keepalive_s, ids=ids)

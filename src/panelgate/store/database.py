@@ -24,6 +24,7 @@ from panelgate.store.models import Models
 from panelgate.store.panels import Panels
 from panelgate.store.rate_book import RateBook
 from panelgate.store.routes import Routes
+from panelgate.store.usage_book import UsageBook
 from panelgate.store.verdicts import Verdicts
 
 
@@ -46,6 +47,7 @@ class Database:
         self.audit = AuditLog(connections)
         self.config = ConfigIO(connections)
         self.rates = RateBook(connections)
+        self.usage = UsageBook(connections)
         self.bench = BenchView(
             connections,
             endpoints=self.endpoints,
@@ -72,5 +74,8 @@ class Database:
         return cls(engine, check_bench_every_read=settings.workers > 1)
 
     async def close(self) -> None:
-        await self._connections.close()
+        try:
+            await self.usage.flush()
+        finally:
+            await self._connections.close()
         await self.engine.dispose()

@@ -365,3 +365,26 @@ rate_stated = Table(
     Column("updated_at", UtcDateTime, nullable=False),
 )
 """What each provider last said about a model's limits (headers or a 429), with absolute resets."""
+
+usage_ledger = Table(
+    "usage_ledger",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", UtcDateTime, nullable=False),
+    Column("endpoint", Text, nullable=False),
+    Column("served_id", Text, nullable=False),
+    Column("alias", Text, nullable=False),
+    Column("caller", Text, nullable=False),
+    Column("purpose", Text, nullable=False),
+    Column("call", Text, nullable=True),
+    Column("status", Text, nullable=False),
+    Column("error_kind", Text, nullable=True),
+    Column("attempts", Integer, nullable=False),
+    Column("tokens_in", Integer, nullable=True),
+    Column("tokens_out", Integer, nullable=True),
+    Column("tokens_reasoning", Integer, nullable=True),
+    Column("seconds", Float, nullable=False),
+)
+"""One row per upstream call (its retries counted in `attempts`): what was spent, by whom, for what."""
+Index("ix_usage_ledger_at", usage_ledger.c.at)
+Index("ix_usage_ledger_endpoint_at", usage_ledger.c.endpoint, usage_ledger.c.at)

@@ -36,6 +36,7 @@ import orjson
 
 from panelgate.core.types import ChatMessage
 from panelgate.settings import Settings
+from panelgate.store.usage_book import UsageBook
 from panelgate.upstream import openai_chat
 from panelgate.upstream.errors import (
     UpstreamBadReply,
@@ -46,6 +47,7 @@ from panelgate.upstream.errors import (
     classify,
 )
 from panelgate.upstream.keys import KeyFileError, KeyStore
+from panelgate.upstream.ledger_notes import CallTag, LedgerNotes, UsageSeen
 from panelgate.upstream.openai_chunks import ChatOutbound
 from panelgate.upstream.outbound import OutboundApi
 from panelgate.upstream.outbound_apis import outbound_api
@@ -119,11 +121,15 @@ class _StreamOptionsRefused(Exception):
 class UpstreamClient:
     """The process's one pool of upstream connections; use it from one event loop."""
 
-    def __init__(self, settings: Settings, keys: KeyStore, pacer: Pacer | None = None) -> None:
-        """`pacer` holds every call to the rate limits known for its model (None: no pacing)."""
+    def __init__(
+        self, settings: Settings, keys: KeyStore, pacer: Pacer | None = None, ledger: UsageBook | None = None
+    ) -> None:
+        """`pacer` holds every call to the rate limits known for its model; `ledger` notes every tagged
+        call (None: neither)."""
         self._settings = settings
         self._keys = keys
         self._pacer = pacer
+        self._ledger = None if ledger is None else LedgerNotes(ledger)
         self._pool = HttpPool(connect_timeout=_CONNECT_TIMEOUT_S, keepalive_s=_KEEPALIVE_S)
 
     async def aclose(self) -> None:
@@ -137,12 +143,36 @@ class UpstreamClient:
         *,
         deadline: float,
         on_text: OnText | None = None,
+        tag: CallTag | None = None,
     ) -> ChatResult:
         """Ask `target` and return its reply, or raise `UpstreamError`.
 
         `deadline` is a `time.monotonic()` value; `on_text` receives each
-        piece of the answer as it arrives.
+        piece of the answer as it arrives; `tag` notes the call in the usage ledger.
         """
+        started = time.monotonic()
+        try:
+            result = await self._chat(target, messages, options, deadline=deadline, on_text=on_text)
+        except UpstreamError as error:
+            if self._ledger is not None:
+                self._ledger.failed(tag, (target.endpoint, target.served_id), started, error)
+            raise
+        if self._ledger is not None:
+            usage = UsageSeen(result.tokens_in, result.tokens_out, result.tokens_reasoning)
+            empty = not (result.text.strip() or result.tool_calls)
+            where = (target.endpoint, target.served_id)
+            self._ledger.answered(tag, where, started, attempts=result.attempts, empty=empty, usage=usage)
+        return result
+
+    async def _chat(
+        self,
+        target: Target,
+        messages: list[ChatMessage],
+        options: Mapping[str, Any],
+        *,
+        deadline: float,
+        on_text: OnText | None,
+    ) -> ChatResult:
         if target.api != "chat":
             raise UpstreamError(
                 f"endpoint `{target.endpoint}` speaks the `{target.api}` API, which panelgate cannot call"
@@ -203,13 +233,48 @@ class UpstreamClient:
         deadline: float,
         on_chunk: OnChunk,
         retries: bool = True,
+        tag: CallTag | None = None,
     ) -> RelayResult:
         """Send a route turn (an OpenAI chat body) to `target` in its own API, passing on each chunk.
 
         Chunks reach `on_chunk` as OpenAI chat-completion chunks whatever the
         endpoint speaks. A failure before the first chunk is tried again when
-        `retries` allows and it says "try again"; after it, never.
+        `retries` allows and it says "try again"; after it, never. `tag` notes
+        the call in the usage ledger.
         """
+        if self._ledger is None:
+            return await self._relay(target, chat_body, deadline=deadline, on_chunk=on_chunk, retries=retries)
+        started = time.monotonic()
+        where = (target.endpoint, target.served_id)
+        usage = UsageSeen()
+        answered = False
+
+        async def seen(chunk: dict[str, Any]) -> None:
+            nonlocal answered
+            usage.read(chunk)
+            answered = answered or bool(chunk.get("choices"))
+            await on_chunk(chunk)
+
+        try:
+            result = await self._relay(target, chat_body, deadline=deadline, on_chunk=seen, retries=retries)
+        except UpstreamError as error:
+            self._ledger.failed(tag, where, started, error)
+            raise
+        except BaseException:  # the caller stopped the turn (its first-token window): it was still sent
+            self._ledger.failed(tag, where, started, UpstreamError("stopped", kind="timeout"))
+            raise
+        self._ledger.answered(tag, where, started, attempts=result.attempts, empty=not answered, usage=usage)
+        return result
+
+    async def _relay(
+        self,
+        target: Target,
+        chat_body: Mapping[str, Any],
+        *,
+        deadline: float,
+        on_chunk: OnChunk,
+        retries: bool,
+    ) -> RelayResult:
         api = outbound_api(target.api)
         if api is None:
             raise UpstreamError(
@@ -244,7 +309,7 @@ class UpstreamClient:
             except UpstreamError as refused:  # the turn cannot be said in this API
                 refused.provider = refused.provider or target.endpoint
                 raise
-            await self._admit(route, deadline)
+            await self._admit(route, deadline, may_wait=retries)
             attempts += 1
             try:
                 await self._relay_once(route, api, body, deadline, take, with_stream_options)
@@ -261,9 +326,9 @@ class UpstreamClient:
                 continue
             return RelayResult(attempts=attempts, seconds=time.monotonic() - started)
 
-    async def _admit(self, route: _Route, deadline: float) -> None:
+    async def _admit(self, route: _Route, deadline: float, *, may_wait: bool = True) -> None:
         if self._pacer is not None:
-            await self._pacer.admit(route.provider, route.served_id, deadline)
+            await self._pacer.admit(route.provider, route.served_id, deadline, may_wait=may_wait)
 
     async def _spent(self, route: _Route, tokens: int) -> None:
         if self._pacer is not None:

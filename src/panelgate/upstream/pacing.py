@@ -21,7 +21,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import orjson
 
@@ -56,15 +56,17 @@ class Pacer:
         self._read_at = 0.0
         self._reading: asyncio.Task[None] | None = None
 
-    async def admit(self, endpoint: str, served_id: str, deadline: float) -> None:
+    async def admit(self, endpoint: str, served_id: str, deadline: float, *, may_wait: bool = True) -> None:
         """Return when a request to `served_id` on `endpoint` may be sent; raise `capacity` when it may not
-        before `deadline` (a `time.monotonic()` value)."""
+        before `deadline` (a `time.monotonic()` value), or at once when it may not now and `may_wait` is
+        false (a route member with others to fail over to)."""
         self._reread_soon()
         key = (endpoint, served_id)
+        if not may_wait:
+            deadline = time.monotonic()
         while (free_at := self._free_at.get(key)) is not None and free_at > self._now():
-            await self._wait_until(
-                free_at, deadline, endpoint, f"`{endpoint}` said {served_id} is at its limit"
-            )
+            why = f"`{endpoint}` said {served_id} is at its limit"
+            await self._wait_until(free_at, deadline, endpoint, why)
         rules = [rule for rule in await self._rules() if rule.covers(endpoint, served_id)]
         for rule in rules:
             await self._room_under(rule, deadline)
@@ -87,13 +89,15 @@ class Pacer:
     async def _wait_until(self, moment: datetime, deadline: float, endpoint: str, why: str) -> None:
         wait = seconds_until(moment, self._now())
         if time.monotonic() + wait >= deadline:
-            raise UpstreamError(
+            refused = UpstreamError(
                 f"not sent: {why}, and room frees at {moment:%H:%M:%S} UTC (in {wait:.0f} s), "
                 "after this call's deadline",
                 kind="capacity",
                 provider=endpoint,
                 retry_after=wait,
             )
+            refused.attempts = 0
+            raise refused
         await asyncio.sleep(wait)
 
     async def observe(
@@ -103,8 +107,6 @@ class Pacer:
         now = self._now()
         if status == 429:
             stated = read_refusal(_json_or_none(body), headers, now)
-            if stated is None:  # a 429 that says nothing: rest a little, not forever
-                stated = StatedLimits("openai", (), now + timedelta(seconds=5))
         else:
             stated = read_headers(headers, now)
         if stated is None:

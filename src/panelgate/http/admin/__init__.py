@@ -20,6 +20,7 @@ from panelgate.http.admin import (
     panels,
     routes,
     status,
+    usage,
 )
 from panelgate.http.admin.schemas import REFUSALS
 from panelgate.http.admin.shapes import storable_parameters
@@ -36,6 +37,7 @@ for module in (
     config,
     panels,
     routes,
+    usage,
     audit,
 ):
     router.include_router(module.router)
