@@ -75,3 +75,9 @@ async def test_a_bare_retry_after_is_kept_as_a_pause(bench: Database):
     await bench.rates.record_stated("local", "org/beta-7b", StatedLimits("openai", (), until))
     (row,) = await bench.rates.stated()
     assert (row.served_id, row.remaining, row.resets_at) == ("org/beta-7b", 0, until)
+
+
+async def test_deleting_an_unknown_rule_says_so(bench: Database):
+    for rule_id in (0, 12345, 2**70):
+        with pytest.raises(NotFound):
+            await bench.rates.delete_rule(rule_id, actor="ann")

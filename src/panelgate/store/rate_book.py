@@ -34,6 +34,8 @@ _TAKE = text(
     "WHERE rate_usage.used + excluded.used <= CAST(:most AS INTEGER) "
     "RETURNING used"
 )
+LARGEST_ID = 2**31 - 1
+"""The integer column's range on PostgreSQL: a larger id is simply not found (the drivers fail on it)."""
 _ADD = text(
     "INSERT INTO rate_usage (rule_id, period, used) VALUES (:rule_id, :period, :amount) "
     "ON CONFLICT (rule_id, period) DO UPDATE SET used = rate_usage.used + excluded.used"
@@ -127,7 +129,8 @@ class RateBook:
 
     async def delete_rule(self, rule_id: int, *, actor: str) -> None:
         async with self._connections.write(edits_config=True) as connection:
-            row = (await connection.execute(select(rate_rules).where(rate_rules.c.id == rule_id))).first()
+            found = select(rate_rules).where(rate_rules.c.id == rule_id)
+            row = (await connection.execute(found)).first() if 1 <= rule_id <= LARGEST_ID else None
             if row is None:
                 raise NotFound(f"no rate rule {rule_id}", field="id")
             await connection.execute(delete(rate_rules).where(rate_rules.c.id == rule_id))
