@@ -61,3 +61,12 @@ def test_dashboard_verdicts_need_the_admin_not_a_gateway_key(tmp_path: Path, ups
     assert as_admin.status_code == 200
     change = as_admin.json()
     assert change["result"] == "created"
+
+
+def test_the_panel_list_can_leave_the_answers_out(bench: Gateway, upstream: FakeUpstream):
+    ask(bench, hello())
+    whole = bench.api("GET", "/api/panels?limit=1")["panels"][0]["seats"]
+    light = bench.api("GET", "/api/panels?limit=1&answers=false")["panels"][0]["seats"]
+    assert [s["answer"] for s in whole] == ["answer from m1", "answer from m2", "answer from m3"]
+    assert [s["answer"] for s in light] == ["", "", ""]
+    assert [s["call"] for s in light] == [s["call"] for s in whole]

@@ -110,13 +110,20 @@ def _judged(seats: Sequence[SeatRecord], verdicts: Mapping[str, VerdictRecord]) 
 
 
 @router.get("/panels", response_model=RecentPanels)
-async def recent_panels(request: Request, limit: int = 20, collection: str | None = None) -> Response:
+async def recent_panels(
+    request: Request, limit: int = 20, collection: str | None = None, answers: bool = True
+) -> Response:
+    """`answers=false` leaves each seat's answer out (empty): what a page polling for news needs."""
     db = services(request).db
     recent = await db.panels.recent(limit=max(1, min(limit, 200)), collection=collection)
     verdicts = await db.verdicts.current_of([seat.call for _, seats in recent for seat in seats])
-    return json_response(
-        {"panels": [{**plain(panel), "seats": _judged(seats, verdicts)} for panel, seats in recent]}
-    )
+    shown = []
+    for panel, seats in recent:
+        judged = _judged(seats, verdicts)
+        if not answers:
+            judged = [{**seat, "answer": ""} for seat in judged]
+        shown.append({**plain(panel), "seats": judged})
+    return json_response({"panels": shown})
 
 
 @router.get("/panels/{panel_id}", response_model=OnePanel)
