@@ -148,6 +148,32 @@ class Endpoints:
             )
             return record(await require(connection, name))
 
+    async def key_changed(self, name: str, key_name: str, *, cleared: bool, actor: str) -> EndpointRecord:
+        """Point `name` at `key_name` and record that its key was set or cleared.
+
+        The secret itself is kept by the caller in the key store; the audit
+        row says only that it changed, and under which name.
+        """
+        checked = check_key_name(key_name)
+        async with self._connections.write() as connection:
+            row = await require(connection, name)
+            before = {"key_name": row.key_name}
+            await connection.execute(
+                update(endpoints)
+                .where(endpoints.c.id == row.id)
+                .values(key_name=checked, updated_at=utcnow())
+            )
+            await write_audit(
+                connection,
+                actor=actor,
+                entity="endpoint",
+                key=name,
+                action="key",
+                before=before,
+                after={"key_name": checked, "key": "cleared" if cleared else "set"},
+            )
+            return record(await require(connection, name))
+
     async def set_default(self, name: str, actor: str) -> EndpointRecord:
         async with self._connections.write() as connection:
             row = await require(connection, name)

@@ -1,8 +1,9 @@
-"""Endpoints: list, add (after a listing test), change, remove, make default.
+"""Endpoints: list, add (after a listing test), change key, remove, make default, what each serves.
 
-A new endpoint is saved only after `<base>/models` answered with the key it
-will use, so a typo in the URL or key is caught when it is typed, not at the
-first panel. The key itself goes to the key file (0600), never the database.
+A new endpoint, or a new key for one, is saved only after `<base>/models`
+answered with the key it will use, so a typo in the URL or key is caught
+when it is typed, not at the first panel. The key itself goes to the key
+file (0600), never the database, the audit log or a reply.
 """
 
 from __future__ import annotations
@@ -14,17 +15,19 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
-from panelgate.core.errors import BadRequest
+from panelgate.core.errors import BadRequest, NotFound
 from panelgate.core.naming import COLLECTION_RE
+from panelgate.http.admin.models import default_alias
 from panelgate.http.admin.schemas import NON_BLANK, Body, Removed
 from panelgate.http.admin.shapes import flag, only_fields, plain, text_field
 from panelgate.http.body import json_body, read_json_object
 from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import Services, services
-from panelgate.store.records import EndpointApi, EndpointKind
+from panelgate.store.records import EndpointApi, EndpointKind, EndpointRecord
 from panelgate.store.rules import HEADER_NAME_RULE, KEY_NAME_RULE, check_base_url, check_headers
 from panelgate.upstream import UpstreamError
+from panelgate.upstream.keys import env_name
 
 router = APIRouter()
 HeaderName = Annotated[str, Field(pattern=HEADER_NAME_RULE.pattern)]
@@ -81,6 +84,25 @@ class TestedEndpoint(BaseModel):
     listed: list[str]
 
 
+class KeyChange(Body):
+    """`PUT /api/endpoints/{name}/key`: the endpoint's new key, tested by listing its models first."""
+
+    key: str | None = Field(pattern=NON_BLANK, description="kept in the key file, never shown; null: no key")
+
+
+class ServedModel(BaseModel):
+    served_id: str
+    alias: str = Field(description="the alias it gets on the bench when none is given")
+    on_bench: list[str] = Field(description="aliases on the bench serving this id through the endpoint")
+    retired: list[str] = Field(description="retired aliases that served it")
+
+
+class ServedList(BaseModel):
+    endpoint: str
+    served: list[ServedModel] = Field(description="every id the endpoint's listing holds")
+    unlisted: list[str] = Field(description="aliases on the bench whose served id the listing lacks")
+
+
 class DefaultEndpoint(BaseModel):
     ok: Literal[True]
     default: str
@@ -98,9 +120,20 @@ async def list_endpoints(request: Request) -> Response:
     return json_response({"endpoints": [_endpoint_json(svc, e) for e in await svc.db.endpoints.list()]})
 
 
-async def _listing_test(svc: Services, base_url: str, key: str | None, headers: dict[str, str]) -> list[str]:
+async def _endpoint(svc: Services, name: str) -> EndpointRecord:
+    endpoint = await svc.db.endpoints.get(name)
+    if endpoint is None:
+        known = ", ".join(e.name for e in await svc.db.endpoints.list()) or "none yet; add one first"
+        raise NotFound(f"no endpoint named `{name}`; endpoints: {known}", param="name")
+    return endpoint
+
+
+async def _listing_test(
+    svc: Services, base_url: str, key: str | None, headers: dict[str, str], key_name: str | None = None
+) -> list[str]:
+    """The ids `<base_url>/models` lists with `key` (or the key kept as `key_name`), or a refusal."""
     try:
-        listed = await svc.upstream.list_models(base_url, key=key, headers=headers)
+        listed = await svc.upstream.list_models(base_url, key=key, key_name=key_name, headers=headers)
     except UpstreamError as exc:
         raise BadRequest(
             f"{base_url}/models did not answer as a model listing ({exc.kind}: {exc.message}); "
@@ -163,3 +196,72 @@ async def make_default(request: Request, name: str) -> Response:
     svc = services(request)
     await svc.db.endpoints.set_default(name, actor=caller_of(request))
     return json_response({"ok": True, "default": name})
+
+
+def _new_key(body: dict[str, Any]) -> str | None:
+    if "key" not in body:
+        raise BadRequest(
+            "`key` is required: the new key, or null to leave the endpoint without one", param="key"
+        )
+    key = body["key"]
+    if key is None:
+        return None
+    if not isinstance(key, str) or not key.strip():
+        raise BadRequest("`key` must be a non-empty string, or null for no key", param="key")
+    if any(ord(c) < 32 or ord(c) == 127 for c in key.strip()):
+        raise BadRequest("`key` must be one line of text without control characters", param="key")
+    return key.strip()
+
+
+@router.put("/endpoints/{name}/key", response_model=AddedEndpoint, openapi_extra=json_body(KeyChange))
+async def change_key(request: Request, name: str) -> Response:
+    """Test the new key (or none) against the endpoint's listing, then keep it in the key file.
+
+    The endpoint's key name stays (its own name when it had none); every
+    endpoint sharing that name uses the new key. A key set in the server's
+    environment wins over the file, so changing it here would change nothing.
+    """
+    svc = services(request)
+    key = _new_key(only_fields(await read_json_object(request, 100_000), {"key"}))
+    endpoint = await _endpoint(svc, name)
+    key_name = endpoint.key_name or name
+    if svc.keys.source(key_name) == "env":
+        raise BadRequest(
+            f"the key of `{name}` comes from {env_name(key_name)} in the server's environment, which wins "
+            "over a key saved here; change or unset it there and restart the server",
+            param="key",
+        )
+    listed = await _listing_test(svc, endpoint.base_url, key, endpoint.headers)
+    if key is None:
+        svc.keys.remove(key_name)
+    else:
+        svc.keys.set(key_name, key)
+    changed = await svc.db.endpoints.key_changed(
+        name, key_name, cleared=key is None, actor=caller_of(request)
+    )
+    return json_response({"endpoint": _endpoint_json(svc, changed), "listed": listed})
+
+
+@router.get("/endpoints/{name}/served", response_model=ServedList)
+async def served_models(request: Request, name: str) -> Response:
+    """The endpoint's listing now, each id with the aliases that already serve it."""
+    svc = services(request)
+    endpoint = await _endpoint(svc, name)
+    listed = await _listing_test(svc, endpoint.base_url, None, endpoint.headers, key_name=endpoint.key_name)
+    through = [
+        m
+        for m in await svc.db.models.list(include_retired=True)
+        if m.endpoint == name and not m.endpoint_gone
+    ]
+    listed_ids = set(listed)
+    served = [
+        {
+            "served_id": served_id,
+            "alias": default_alias(served_id),
+            "on_bench": [m.alias for m in through if m.served_id == served_id and not m.retired],
+            "retired": [m.alias for m in through if m.served_id == served_id and m.retired],
+        }
+        for served_id in listed
+    ]
+    unlisted = sorted(m.alias for m in through if not m.retired and m.served_id not in listed_ids)
+    return json_response({"endpoint": name, "served": served, "unlisted": unlisted})
