@@ -8,7 +8,7 @@ token it was made under; five failed logins a minute from one address, then wait
 
 from __future__ import annotations
 
-import json
+import html
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -57,9 +57,9 @@ def _after_login(gateway: Gateway, asked_next: str) -> str:
     """Where the login page sends the browser once the token is accepted."""
     page = httpx.get(f"{gateway.url}/login", params={"next": asked_next})
     assert page.status_code == 200
-    found = re.search(r"location\.assign\((.*?)\); return;", page.text)
+    found = re.search(r'<form id="login"[^>]* data-next="([^"]*)"', page.text)
     assert found, page.text
-    return str(json.loads(found.group(1)))
+    return html.unescape(found.group(1))
 
 
 # ---- asking for a login ----------------------------------------------------------------------

@@ -42,6 +42,14 @@ ADMIN_PAGES = (
     "/api/settings/gateway",
     "/api/config",
     "/api/status",
+    "/api/limits",
+    "/api/usage",
+    "/collections",
+    "/models",
+    "/endpoints",
+    "/settings",
+    "/logs",
+    "/info",
 )
 
 

@@ -1,21 +1,22 @@
 """`/login` and `/logout`: the admin token exchanged for a signed cookie, failed tries throttled.
 
-The page is plain HTML with a few lines of script that post the token as
-JSON (writes here must be same-origin JSON, like every write). Where no
-admin token is set the gateway is loopback-only and has no login; the page
-says so instead of asking.
+The page (templates/login.html) wears the dashboard's theme but not its
+frame: it is open to anyone, so it reads neither the database nor the
+sidebar, and its script is a file like every page's (the CSP allows no
+inline script). It posts the token as JSON (writes here must be same-origin
+JSON, like every write). Where no admin token is set the gateway is
+loopback-only and has no login; the page says so instead of asking.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, NotFound, RateLimited, Unauthorized
 from panelgate.http.access import session
@@ -24,6 +25,7 @@ from panelgate.http.access.throttle import LoginThrottle
 from panelgate.http.body import read_json_object
 from panelgate.http.errors import error_body, format_for
 from panelgate.http.responses import json_response
+from panelgate.web.frame import PAGE_HEADERS, TEMPLATES, theme_of
 
 router = APIRouter()
 _UNSAFE_IN_NEXT = re.compile(r"[\\\s\x00-\x1f\x7f]")
@@ -44,10 +46,12 @@ def _desk(request: Request) -> LoginDesk:
 
 @router.get("/login")
 async def login_page(request: Request) -> Response:
-    if _desk(request).policy.admin_token is None:
-        return HTMLResponse(_PAGE.format(form="<p>This gateway serves loopback only and has no login.</p>"))
-    target = json.dumps(_local(request.query_params.get("next"))).replace("<", "\\u003c")
-    return HTMLResponse(_PAGE.format(form=_FORM.format(next=target)))
+    context = {
+        "theme": theme_of(request),
+        "has_login": _desk(request).policy.admin_token is not None,
+        "next": _local(request.query_params.get("next")),
+    }
+    return TEMPLATES.TemplateResponse(request, "login.html", context, headers=PAGE_HEADERS)
 
 
 @router.post("/login")
@@ -93,25 +97,3 @@ def _local(target: str | None) -> str:
     if target.startswith("//") or urlsplit(target).netloc:
         return "/"
     return target
-
-
-_FORM = """<form id="login">
-<label>Admin token <input type="password" name="token" autocomplete="current-password" autofocus></label>
-<button>Log in</button> <output></output>
-</form>
-<script>
-document.getElementById("login").addEventListener("submit", async (event) => {{
-  event.preventDefault();
-  const out = event.target.querySelector("output");
-  const reply = await fetch("/login", {{method: "POST", headers: {{"Content-Type": "application/json"}},
-    body: JSON.stringify({{token: event.target.token.value}})}});
-  if (reply.ok) {{ location.assign({next}); return; }}
-  const body = await reply.json().catch(() => ({{}}));
-  out.textContent = (body.error && body.error.message) || ("HTTP " + reply.status);
-}});
-</script>"""
-
-_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>panelgate: log in</title></head>
-<body><h1>panelgate</h1>{form}</body></html>"""

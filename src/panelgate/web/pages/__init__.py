@@ -1,5 +1,13 @@
 """One route module per dashboard page; a new page is a module here, a template, and a `NAV` entry."""
 
-from panelgate.web.pages import home, info, logs
+from panelgate.web.pages import collections, endpoints, home, info, logs, models, settings
 
-ROUTERS = (home.router, info.router, logs.router)
+ROUTERS = (
+    home.router,
+    collections.router,
+    models.router,
+    endpoints.router,
+    settings.router,
+    logs.router,
+    info.router,
+)

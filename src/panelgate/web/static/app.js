@@ -51,6 +51,7 @@ const panelgate = (() => {
     if (raw === "") return input.dataset.empty === "null" ? null : undefined;
     if (kind === "int") return Number.parseInt(raw, 10);
     if (kind === "number") return Number(raw);
+    if (kind === "bool") return raw === "true";
     if (kind === "list") return raw.split(",").map((part) => part.trim()).filter(Boolean);
     if (kind === "lines") return raw.split("\n").map((part) => part.trim()).filter(Boolean);
     return input.type === "password" ? input.value : raw;
@@ -162,5 +163,5 @@ const panelgate = (() => {
     }
   });
 
-  return { api, say, fill, formBody };
+  return { api, say, sayAfterReload, fill, formBody };
 })();

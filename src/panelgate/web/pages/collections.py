@@ -1,0 +1,123 @@
+"""Collections: the list and its editor, the gateway limits, how to ask one, and the Gateway card.
+
+The page reads the collections, the bench's models and the limits from the
+store; the editor and the limits dialog change them through the admin API
+(`/api/collections/{name}`, `/api/settings/gateway`). The Gateway card is
+drawn and kept live by static/gateway-card.js from `GET /api/panels`, and a
+verdict goes to `POST /api/verdicts`. The one piece of HTML the page takes
+from the server after loading is a seat's answer, which `seat_answer` renders
+here from markdown and sanitizes (web/answer_html.py) before it leaves.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from html import escape
+
+from fastapi import APIRouter, Request
+from starlette.responses import HTMLResponse
+
+from panelgate.core.types import REPLY_MODES, SHAPES, CollectionInfo
+from panelgate.store import SeatRecord
+from panelgate.web.answer_html import answer_html
+from panelgate.web.frame import PAGE_HEADERS, render
+
+router = APIRouter(include_in_schema=False)
+EXAMPLE_PROMPT = "When is a Python set faster than a list?"
+REPLY_NOTES = {
+    "all": "every seat's answer, side by side",
+    "merged": "one answer, merged from the seats' answers by the merger",
+    "route": "one model answers each turn; shadows answer too, for evaluation",
+}
+
+
+@dataclass(frozen=True)
+class Snippet:
+    title: str
+    code: str
+
+
+@router.get("/collections")
+async def collections_page(request: Request) -> HTMLResponse:
+    db = request.app.state.services.db
+    collections = await db.collections.list()
+    models = await db.models.list()  # the bench only: a retired model is not offered as a member
+    origin = str(request.base_url).rstrip("/")
+    keys_required = request.app.state.login.policy.keys_required
+    editor = {
+        "collections": {c.name: _editable(c) for c in collections},
+        "models": [{"alias": m.alias, "served_id": m.served_id, "endpoint": m.endpoint} for m in models],
+    }
+    return await render(
+        request,
+        "collections",
+        collections=collections,
+        models=models,
+        shapes=SHAPES,
+        replies=REPLY_MODES,
+        reply_notes=REPLY_NOTES,
+        limits=await db.gateway.limits(),
+        asks={c.name: ask_snippets(origin, c.name, keys_required) for c in collections},
+        keys_required=keys_required,
+        editor=editor,
+    )
+
+
+@router.get("/collections/seats/{call}/answer")
+async def seat_answer(request: Request, call: str) -> HTMLResponse:
+    """A seat's answer as a sanitized HTML fragment, for the seat dialog to insert."""
+    seat = await request.app.state.services.db.panels.seat(call)
+    if seat is None:
+        missing = f'<p class="muted">No seat with the call id <code>{escape(call)}</code> is recorded.</p>'
+        return HTMLResponse(missing, status_code=404, headers=PAGE_HEADERS)
+    return HTMLResponse(answer_fragment(seat), headers=PAGE_HEADERS)
+
+
+def answer_fragment(seat: SeatRecord) -> str:
+    failed = f'<p class="seat-error">The seat failed: {escape(seat.error)}</p>' if seat.error else ""
+    if seat.answer.strip():
+        return failed + answer_html(seat.answer)
+    return failed or '<p class="muted">The model answered with nothing.</p>'
+
+
+def _editable(collection: CollectionInfo) -> dict[str, object]:
+    """What the editor fills its fields from."""
+    return {
+        "name": collection.name,
+        "members": list(collection.members),
+        "shape": collection.shape,
+        "description": collection.description,
+        "tags": list(collection.tags),
+        "reply": collection.reply,
+        "merger": collection.merger,
+        "shadows": collection.shadows,
+    }
+
+
+def ask_snippets(origin: str, name: str, keys_required: bool) -> tuple[Snippet, ...]:
+    """How to ask `bench/<name>` at `origin` with curl, the OpenAI Python SDK and the CLI.
+
+    When keys are required every snippet reads the key from `PANELGATE_KEY` (the CLI does so itself).
+    """
+    body = json.dumps({"model": f"bench/{name}", "messages": [{"role": "user", "content": EXAMPLE_PROMPT}]})
+    key_header = '  -H "Authorization: Bearer $PANELGATE_KEY" \\\n' if keys_required else ""
+    api_key = 'os.environ["PANELGATE_KEY"]' if keys_required else '"none"'
+    curl = (
+        f"curl {origin}/v1/chat/completions \\\n"
+        '  -H "Content-Type: application/json" \\\n'
+        f"{key_header}"
+        f"  -d '{body}'"
+    )
+    sdk = (
+        ("import os\n\n" if keys_required else "")
+        + "from openai import OpenAI\n\n"
+        + f'client = OpenAI(base_url="{origin}/v1", api_key={api_key})\n'
+        "reply = client.chat.completions.create(\n"
+        f'    model="bench/{name}",\n'
+        f'    messages=[{{"role": "user", "content": "{EXAMPLE_PROMPT}"}}],\n'
+        ")\n"
+        "print(reply.choices[0].message.content)"
+    )
+    cli = f'PANELGATE_URL={origin} panelgate ask {name} "{EXAMPLE_PROMPT}"'
+    return (Snippet("curl", curl), Snippet("Python (OpenAI SDK)", sdk), Snippet("panelgate CLI", cli))

@@ -1,0 +1,190 @@
+"""Collections: the editor, deleting, the Gateway card's live panels, judging a seat, skipped members."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import Browser, Dialog, Page
+
+from tests.support.gateway import Gateway
+from tests.support.upstream import FakeUpstream
+from tests.web.browser import PHONE, watched_page
+
+LIVE_WITHIN_MS = 5000
+
+
+def ask(gateway: Gateway, collection: str, prompt: str) -> dict:
+    body = {"model": f"bench/{collection}", "messages": [{"role": "user", "content": prompt}]}
+    return httpx.post(f"{gateway.url}/v1/chat/completions", json=body, timeout=30).raise_for_status().json()
+
+
+def stored(gateway: Gateway, name: str) -> dict:
+    return gateway.api("GET", f"/api/collections/{name}", expect=200)["collection"]
+
+
+def collection_row(page: Page, name: str):
+    return page.locator("#collections tbody tr").filter(has=page.get_by_text(f"bench/{name}", exact=True))
+
+
+def test_the_editor_makes_a_collection_of_members_found_by_search(bench: Gateway, browser: Browser):
+    bench.add_model("big", served_id="org/big-model-v2")
+    bench.add_model("old", served_id="org/old-model")
+    bench.api("POST", "/api/models/old/retire", {"why": "too slow"}, expect=200)
+    with watched_page(browser, bench.url) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/collections")
+        page.get_by_role("button", name="New collection").click()
+        editor = page.get_by_role("dialog", name="New collection")
+        editor.get_by_label("Name").fill("pair")
+        search = editor.get_by_label("Find a model")
+        search.fill("big-model")
+        assert not editor.get_by_role("checkbox", name="m1").is_visible()
+        editor.get_by_role("checkbox", name="big").check()
+        search.fill("m2")
+        editor.get_by_role("checkbox", name="m2").check()
+        search.fill("old-model")
+        assert editor.get_by_role("checkbox").filter(visible=True).count() == 0, "a retired model is offered"
+        assert editor.locator("#chosen-members").inner_text().split() == ["big", "m2"]
+        editor.get_by_label("Shape").select_option("code")
+        editor.get_by_label("Reply").select_option("merged")
+        editor.get_by_label("Merger").select_option("m2")
+        editor.get_by_label("Description").fill("a big model and a small one")
+        editor.get_by_label("Tags").fill("code, two")
+        editor.get_by_role("button", name="Save").click()
+        collection_row(page, "pair").wait_for()
+        assert page.locator("#status").inner_text() == "Collection bench/pair saved."
+    saved = stored(bench, "pair")
+    assert saved["members"] == ["big", "m2"] and saved["shape"] == "code"
+    assert (saved["reply"], saved["merger"]) == ("merged", "m2")
+    assert saved["description"] == "a big model and a small one" and saved["tags"] == ["code", "two"]
+
+
+def test_an_edit_sends_only_the_fields_changed_in_it(bench: Gateway, browser: Browser):
+    fields = {"shape": "code", "reply": "route", "shadows": 1, "merger": "m2", "tags": ["a"]}
+    bench.save_collection("routed", ["m1", "m2"], description="old", **fields)
+    with watched_page(browser, bench.url) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/collections")
+        collection_row(page, "routed").get_by_role("button", name="Edit").click()
+        editor = page.get_by_role("dialog", name="Edit bench/routed")
+        assert editor.get_by_label("Name").input_value() == "routed"
+        assert editor.get_by_label("Name").get_attribute("readonly") is not None
+        assert editor.get_by_label("Shadows").input_value() == "1"
+        bench.api("PATCH", "/api/collections/routed", {"tags": ["changed-elsewhere"]}, expect=200)
+        editor.get_by_label("Description").fill("new words")
+        editor.get_by_role("button", name="Save").click()
+        page.get_by_text("Collection bench/routed saved.").wait_for()
+    saved = stored(bench, "routed")
+    assert saved["description"] == "new words"
+    assert saved["tags"] == ["changed-elsewhere"], "the edit overwrote a field it did not change"
+    assert (saved["members"], saved["shape"], saved["reply"]) == (["m1", "m2"], "code", "route")
+    assert (saved["shadows"], saved["merger"]) == (1, "m2")
+
+
+def test_delete_asks_first_and_removes_the_collection(bench: Gateway, browser: Browser):
+    asked: list[str] = []
+
+    def answer(confirm: Dialog, accept: bool) -> None:
+        asked.append(confirm.message)
+        confirm.accept() if accept else confirm.dismiss()
+
+    with watched_page(browser, bench.url) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/collections")
+        delete = collection_row(page, "core").get_by_role("button", name="Delete")
+        page.once("dialog", lambda confirm: answer(confirm, accept=False))
+        delete.click()
+        assert asked and "bench/core" in asked[0]
+        assert collection_row(page, "core").count() == 1
+        page.once("dialog", lambda confirm: answer(confirm, accept=True))
+        delete.click()
+        page.get_by_text("Collection bench/core deleted.").wait_for()
+        assert collection_row(page, "core").count() == 0
+    assert bench.api("GET", "/api/collections/core", expect=404)["error"]["message"]
+
+
+def test_a_panel_shows_up_live_and_a_seat_is_judged_without_a_reload(
+    bench: Gateway, upstream: FakeUpstream, browser: Browser
+):
+    upstream.behave("m1", answer="| n | sq |\n|--:|--:|\n| 3 | 9 |\n\n<script>alert(1)</script>")
+    with watched_page(browser, bench.url) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/collections")
+        page.get_by_text("No panels yet").wait_for()
+        page.evaluate("window.notReloaded = true")
+        ask(bench, "core", "square three")
+        panel = page.locator("#panels li").filter(has_text="square three")
+        chip = panel.get_by_role("button", name="member · m1")
+        chip.wait_for(timeout=LIVE_WITHIN_MS)
+        assert page.locator("#owed").inner_text() == "Owed: 3"
+
+        chip.click()
+        seat = page.get_by_role("dialog", name="member · m1")
+        seat.locator("#seat-answer table").wait_for()
+        assert "<script>alert(1)</script>" in seat.locator("#seat-answer").inner_text()
+        assert seat.locator("#seat-answer script").count() == 0
+        seat.get_by_label("Not useful").check()
+        seat.get_by_label("Note").fill("the table is right, the claim is not")
+        seat.get_by_label("False claims").fill("nine is prime")
+        seat.get_by_role("button", name="Save verdict").click()
+        seat.wait_for(state="hidden")
+        assert "✗" in chip.inner_text() and "judged not useful" in chip.inner_text()
+        assert page.locator("#owed").inner_text() == "Owed: 2"
+        assert page.evaluate("window.notReloaded") is True
+
+    record = bench.api("GET", "/bench/record?collection=bench/core", expect=200)
+    assert record["aliases"]["m1"]["notUseful"] == 1
+    judged = bench.api("GET", "/api/panels?limit=1", expect=200)["panels"][0]["seats"][0]["verdict"]
+    assert (judged["useful"], judged["false"]) == (False, ["nine is prime"])
+
+
+def test_a_member_left_out_is_a_grey_chip_saying_why_at_phone_width_in_the_dark(
+    bench: Gateway, browser: Browser
+):
+    bench.api("PATCH", "/api/models/m3", {"role": "vision"}, expect=200)  # seated only for images
+    ask(bench, "core", "a text prompt")
+    with watched_page(browser, bench.url, viewport=PHONE, theme="dark") as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/collections")
+        skipped = page.locator("#panels .chip.skipped")
+        skipped.wait_for()
+        assert skipped.evaluate("chip => chip.tagName") == "SPAN"
+        assert skipped.inner_text().startswith("member · m3")
+        assert "vision specialist" in (skipped.get_attribute("title") or "")
+        assert "not asked: vision specialist" in skipped.text_content()
+        assert page.locator("#panels button.chip").count() == 2
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], "the page scrolls sideways at phone width"
+
+
+def test_ask_it_shows_how_to_ask_the_chosen_collection_at_this_server(bench: Gateway, browser: Browser):
+    bench.save_collection("second", ["m1"])
+    with watched_page(browser, bench.url) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/collections#ask")
+        box = page.locator("#ask")
+        assert f"{bench.url}/v1/chat/completions" in box.inner_text()
+        page.get_by_label("Collection to ask").select_option("second")
+        shown = box.locator(".snippets:visible").inner_text()
+        assert '"model": "bench/second"' in shown and 'model="bench/second"' in shown
+        assert f'PANELGATE_URL={bench.url} panelgate ask second "' in shown
+
+
+def test_the_gateway_limits_are_changed_from_the_page(bench: Gateway, browser: Browser):
+    with watched_page(browser, bench.url) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/collections")
+        page.get_by_role("button", name="Gateway limits").click()
+        limits = page.get_by_role("dialog", name="Gateway limits")
+        assert limits.get_by_label("Seats a panel has at most").input_value() == "3"
+        limits.get_by_label("Explorer seats at most").fill("2")
+        limits.get_by_role("button", name="Save").click()
+        page.get_by_text("Gateway limits saved.").wait_for()
+        assert "up to 2 of them explorers" in page.locator("#limits").inner_text()
+    gateway = bench.api("GET", "/api/settings/gateway", expect=200)["gateway"]
+    assert (gateway["max_calls"], gateway["max_explorers"]) == (3, 2)
+
+
+def test_an_unknown_seat_has_no_answer_to_show(gateway: Gateway):
+    reply = httpx.get(f"{gateway.url}/collections/seats/p1.member9/answer")
+    assert reply.status_code == 404 and "p1.member9" in reply.text
