@@ -49,3 +49,20 @@ def test_the_dark_theme_and_the_phone_menu(gateway: Gateway, browser: Browser):
         assert links.is_visible()
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], "the page scrolls sideways at phone width"
+
+
+def test_dialogs_work_from_the_keyboard(bench: Gateway, browser: Browser):
+    with watched_page(browser, bench.url) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/collections")
+        opener = page.get_by_role("button", name="New collection")
+        opener.focus()
+        page.keyboard.press("Enter")
+        editor = page.get_by_role("dialog", name="New collection")
+        editor.wait_for()
+        assert page.evaluate("document.activeElement.closest('dialog') !== null"), (
+            "focus stayed behind the dialog"
+        )
+        page.keyboard.press("Escape")
+        editor.wait_for(state="hidden")
+        assert page.evaluate("document.activeElement.textContent.trim()") == "New collection"
