@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
+from mcp import types
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from mcp import types
 from panelgate.core.errors import GatewayError
 from panelgate.http.access.paths import GATEWAY_EXACT
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp import types
+
 from panelgate.core.caller_scope import CallerScope
 from panelgate.engine.listing import describe
 from panelgate.mcp.tool_texts import answer

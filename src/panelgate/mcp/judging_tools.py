@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from mcp import types
+
 from panelgate.core.caller_scope import CallerScope
 from panelgate.engine.verdict_desk import read_verdict, record_verdict
 from panelgate.mcp.tool_texts import answer

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from mcp import types
+
 from panelgate.core.caller_scope import CallerScope
 from panelgate.core.errors import BadRequest, UpstreamFailed, error_for_status
 from panelgate.core.naming import parse_model_id

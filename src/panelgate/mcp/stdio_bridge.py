@@ -16,13 +16,13 @@ from typing import Any
 
 import anyio
 import httpx2
+from mcp import Client, types
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
-from mcp import Client, types
 from panelgate import __version__
 from panelgate.mcp.tool_texts import INSTRUCTIONS
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-
 from mcp import types
+
 from panelgate.engine.verdict_desk import CALL_EXAMPLE, MAX_NOTE
 from panelgate.store.verdicts import MAX_CLAIMS
 

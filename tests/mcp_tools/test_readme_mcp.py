@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from mcp import Client, StdioServerParameters
 from tests.http.key_helpers import keyed_bench, make_key
-from tests.mcp.mcp_helpers import as_json
+from tests.mcp_tools.mcp_helpers import as_json
 from tests.support.upstream import FakeUpstream
 
 README = Path(__file__).resolve().parents[2] / "README.md"

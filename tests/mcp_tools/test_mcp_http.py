@@ -9,7 +9,7 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from tests.http.key_helpers import keyed_bench, make_key
-from tests.mcp.mcp_helpers import ProgressLog, as_json, failure_messages, mcp_client
+from tests.mcp_tools.mcp_helpers import ProgressLog, as_json, failure_messages, mcp_client
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 

@@ -9,10 +9,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-
 from mcp import Client, StdioServerParameters
+
 from tests.http.key_helpers import keyed_bench, make_key
-from tests.mcp.mcp_helpers import ProgressLog, as_json, failure_messages
+from tests.mcp_tools.mcp_helpers import ProgressLog, as_json, failure_messages
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 

@@ -9,9 +9,9 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx2
+from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from mcp import Client
 from tests.support.gateway import Gateway
 
 
