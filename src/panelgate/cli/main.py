@@ -12,7 +12,7 @@ import sys
 
 import typer
 
-from panelgate.cli import collections, config, endpoints, keys, models
+from panelgate.cli import collections, config, endpoints, keys, models, scheduler
 from panelgate.cli.ask import ask
 from panelgate.cli.common import Common, JsonFlag, UrlOption
 from panelgate.cli.failures import CliFailure
@@ -33,6 +33,7 @@ GROUPS = (
     ("collection", collections.group),
     ("config", config.group),
     ("key", keys.group),
+    ("scheduler", scheduler.group),
 )
 LISTINGS = (
     ("endpoints", endpoints.list_endpoints),

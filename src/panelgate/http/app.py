@@ -14,6 +14,8 @@ from fastapi import FastAPI
 from starlette.staticfiles import StaticFiles
 
 from panelgate import __version__
+from panelgate.engine.auto_retire import AutoRetirer
+from panelgate.engine.health import HealthDesk
 from panelgate.engine.panel import PanelRunner
 from panelgate.engine.panel_ids import PanelIdIssuer
 from panelgate.engine.process_slot import SLOTS, ProcessSlot
@@ -38,6 +40,9 @@ from panelgate.http.access.policy import AccessPolicy
 from panelgate.http.access.throttle import LoginThrottle
 from panelgate.http.fast_paths import FastPaths
 from panelgate.http.services import Services
+from panelgate.jobs.job import JobContext
+from panelgate.jobs.registry import JOBS
+from panelgate.jobs.runner import Scheduler
 from panelgate.mcp.server import McpGateway
 from panelgate.settings import Settings
 from panelgate.store import Database
@@ -87,11 +92,23 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             RouteSettings(keepalive_s=settings.keepalive_s, first_token_s=settings.route_first_token_s),
         )
         mcp = McpGateway(db, runner)
+        # Health probes and the scheduler: every process has a runner; the one holding the lease runs jobs.
+        health_desk = HealthDesk(db, upstream)
+        retirer = AutoRetirer(db, health_desk, upstream)
+        scheduler = Scheduler(db, JOBS, JobContext(db, health_desk, retirer))
         app.state.services = Services(
-            settings=settings, db=db, keys=keys, upstream=upstream, panels=runner, routes=routes, mcp=mcp
+            settings=settings,
+            db=db,
+            keys=keys,
+            upstream=upstream,
+            panels=runner,
+            routes=routes,
+            mcp=mcp,
+            health=health_desk,
+            scheduler=scheduler,
         )
         try:
-            async with mcp.running():
+            async with mcp.running(), scheduler.running():
                 yield
         finally:
             await runner.drain(SHUTDOWN_GRACE_S)

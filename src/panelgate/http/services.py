@@ -10,8 +10,10 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
+from panelgate.engine.health import HealthDesk
 from panelgate.engine.panel import PanelRunner
 from panelgate.engine.route import RouteRunner
+from panelgate.jobs.runner import Scheduler
 from panelgate.mcp.server import McpGateway
 from panelgate.settings import Settings
 from panelgate.store import Database
@@ -27,6 +29,8 @@ class Services:
     panels: PanelRunner
     routes: RouteRunner
     mcp: McpGateway
+    health: HealthDesk
+    scheduler: Scheduler
 
 
 def services(request: Request) -> Services:

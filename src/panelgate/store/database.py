@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from panelgate.settings import Settings
+from panelgate.store.alerts import Alerts
 from panelgate.store.audit import AuditLog
 from panelgate.store.bench_view import BenchView
 from panelgate.store.collections import Collections
@@ -18,19 +19,22 @@ from panelgate.store.connections import Connections, make_engine
 from panelgate.store.endpoints import Endpoints
 from panelgate.store.gateway import Gateway
 from panelgate.store.gateway_keys import GatewayKeys
+from panelgate.store.health_book import HealthBook
 from panelgate.store.key_minutes import KeyMinutes
 from panelgate.store.migrate import upgrade_to_head
 from panelgate.store.models import Models
 from panelgate.store.panels import Panels
 from panelgate.store.rate_book import RateBook
 from panelgate.store.routes import Routes
+from panelgate.store.scheduler_book import SchedulerBook
 from panelgate.store.usage_book import UsageBook
 from panelgate.store.verdicts import Verdicts
 
 
 class Database:
     """One engine and a repository per job: endpoints, models, collections, gateway,
-    gateway keys, panels, verdicts, audit, config; `bench` is the cached view every panel reads."""
+    gateway keys, panels, verdicts, audit, config, rates, usage, scheduler, health, alerts; `bench` is the
+    cached view every panel reads."""
 
     def __init__(self, engine: AsyncEngine, *, check_bench_every_read: bool = False) -> None:
         self.engine = engine
@@ -48,6 +52,9 @@ class Database:
         self.config = ConfigIO(connections)
         self.rates = RateBook(connections)
         self.usage = UsageBook(connections)
+        self.scheduler = SchedulerBook(connections)
+        self.health = HealthBook(connections, self.usage)
+        self.alerts = Alerts(connections)
         self.bench = BenchView(
             connections,
             endpoints=self.endpoints,

@@ -9,6 +9,7 @@ says so for every route, see `schemas.py`).
 from fastapi import APIRouter, Depends
 
 from panelgate.http.admin import (
+    alerts,
     audit,
     collections,
     config,
@@ -16,9 +17,11 @@ from panelgate.http.admin import (
     gateway_settings,
     keys,
     limits,
+    model_health,
     models,
     panels,
     routes,
+    scheduler,
     status,
     usage,
 )
@@ -39,5 +42,8 @@ for module in (
     routes,
     usage,
     audit,
+    scheduler,
+    model_health,
+    alerts,
 ):
     router.include_router(module.router)
