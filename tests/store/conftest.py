@@ -23,8 +23,22 @@ from panelgate.settings import Settings
 from panelgate.store import Database, PanelRecord, SeatRecord
 from panelgate.store.connections import make_engine
 from panelgate.store.tables import metadata
+from tests.support.gateway import database_url, psql
 
-POSTGRES_URL = os.environ.get("PANELGATE_TEST_DATABASE_URL")
+
+def _store_database_url() -> str | None:
+    """The PostgreSQL database the store's tests use; one per worker when pytest-xdist runs several."""
+    server_url = os.environ.get("PANELGATE_TEST_DATABASE_URL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not server_url or not worker:
+        return server_url
+    name = f"panelgate_store_{worker}"
+    psql(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    psql(server_url, f'CREATE DATABASE "{name}"')
+    return database_url(server_url, name)
+
+
+POSTGRES_URL = _store_database_url()
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 RecordPanel = Callable[..., Awaitable[list[str]]]

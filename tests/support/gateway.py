@@ -38,11 +38,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _psql(server_url: str, sql: str) -> None:
+def psql(server_url: str, sql: str) -> None:
     subprocess.run(["psql", server_url, "-v", "ON_ERROR_STOP=1", "-qc", sql], check=True, capture_output=True)
 
 
-def _database_url(server_url: str, name: str) -> str:
+def database_url(server_url: str, name: str) -> str:
     return f"{server_url.rsplit('/', 1)[0]}/{name}"
 
 
@@ -54,15 +54,15 @@ def migrated_template(server_url: str) -> str:
     (`CREATE DATABASE ... TEMPLATE`) is a file copy on the server.
     """
     name = f"pg_template_{uuid.uuid4().hex[:12]}"
-    _psql(server_url, f'CREATE DATABASE "{name}"')
-    atexit.register(_psql, server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    psql(server_url, f'CREATE DATABASE "{name}"')
+    atexit.register(psql, server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     async def migrate() -> None:
         from panelgate.settings import Settings
         from panelgate.store import Database
 
         home = Path(tempfile.mkdtemp(prefix="panelgate-template-"))
-        database = await Database.open(Settings(home=home, database_url=_database_url(server_url, name)))
+        database = await Database.open(Settings(home=home, database_url=database_url(server_url, name)))
         await database.close()
 
     failures: list[BaseException] = []
@@ -90,11 +90,11 @@ class ScratchPostgres:
 
     def create(self) -> str:
         template = migrated_template(self.server_url)
-        _psql(self.server_url, f'CREATE DATABASE "{self.name}" TEMPLATE "{template}"')
-        return _database_url(self.server_url, self.name)
+        psql(self.server_url, f'CREATE DATABASE "{self.name}" TEMPLATE "{template}"')
+        return database_url(self.server_url, self.name)
 
     def drop(self) -> None:
-        _psql(self.server_url, f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        psql(self.server_url, f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
 class Gateway:
