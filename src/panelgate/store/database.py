@@ -82,7 +82,7 @@ class Database:
 
     async def close(self) -> None:
         try:
-            await self.usage.flush()
+            await self.usage.close()
         finally:
             await self._connections.close()
         await self.engine.dispose()

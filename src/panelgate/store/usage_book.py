@@ -78,6 +78,12 @@ class UsageBook:
         except Exception:  # the entries stay pending for the next try
             log.warning("could not write the usage ledger", exc_info=True)
 
+    async def close(self) -> None:
+        """Stop the timed write (its connection must not outlive the database) and write what is pending."""
+        if self._flushing is not None and not self._flushing.done():
+            self._flushing.cancel()
+        await self.flush()
+
     async def flush(self) -> None:
         """Write every pending entry now."""
         entries, self._pending = self._pending, []

@@ -133,6 +133,8 @@ class UpstreamClient:
         self._pool = HttpPool(connect_timeout=_CONNECT_TIMEOUT_S, keepalive_s=_KEEPALIVE_S)
 
     async def aclose(self) -> None:
+        if self._pacer is not None:
+            await self._pacer.aclose()
         await self._pool.aclose()
 
     async def chat(

@@ -56,6 +56,12 @@ class Pacer:
         self._read_at = 0.0
         self._reading: asyncio.Task[None] | None = None
 
+    async def aclose(self) -> None:
+        """Stop a re-read in flight, so no database connection outlives the client."""
+        if self._reading is not None and not self._reading.done():
+            self._reading.cancel()
+            await asyncio.gather(self._reading, return_exceptions=True)
+
     async def admit(self, endpoint: str, served_id: str, deadline: float, *, may_wait: bool = True) -> None:
         """Return when a request to `served_id` on `endpoint` may be sent; raise `capacity` when it may not
         before `deadline` (a `time.monotonic()` value), or at once when it may not now and `may_wait` is
