@@ -18,8 +18,9 @@ from html import escape
 from fastapi import APIRouter, Request
 from starlette.responses import HTMLResponse
 
-from panelgate.core.types import REPLY_MODES, SHAPES, CollectionInfo
+from panelgate.core.types import REPLY_MODES, SHAPES
 from panelgate.store import SeatRecord
+from panelgate.store.collections import public
 from panelgate.web.answer_html import answer_html
 from panelgate.web.frame import PAGE_HEADERS, render
 
@@ -46,7 +47,7 @@ async def collections_page(request: Request) -> HTMLResponse:
     origin = str(request.base_url).rstrip("/")
     keys_required = request.app.state.login.policy.keys_required
     editor = {
-        "collections": {c.name: _editable(c) for c in collections},
+        "collections": {c.name: public(c) for c in collections},
         "models": [{"alias": m.alias, "served_id": m.served_id, "endpoint": m.endpoint} for m in models],
     }
     return await render(
@@ -79,20 +80,6 @@ def answer_fragment(seat: SeatRecord) -> str:
     if seat.answer.strip():
         return failed + answer_html(seat.answer)
     return failed or '<p class="muted">The model answered with nothing.</p>'
-
-
-def _editable(collection: CollectionInfo) -> dict[str, object]:
-    """What the editor fills its fields from."""
-    return {
-        "name": collection.name,
-        "members": list(collection.members),
-        "shape": collection.shape,
-        "description": collection.description,
-        "tags": list(collection.tags),
-        "reply": collection.reply,
-        "merger": collection.merger,
-        "shadows": collection.shadows,
-    }
 
 
 def ask_snippets(origin: str, name: str, keys_required: bool) -> tuple[Snippet, ...]:
