@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.gateway import Gateway
+from tests.support.gateway import TEST_REDIS_URL, Gateway
+from tests.support.redis_server import RedisServer
 from tests.support.upstream import FakeUpstream
 
 
@@ -15,6 +16,16 @@ from tests.support.upstream import FakeUpstream
 def upstream_server() -> Iterator[FakeUpstream]:
     with FakeUpstream() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A Redis for tests of the shared state: `PANELGATE_TEST_REDIS_URL`'s, else one of this run's own."""
+    if TEST_REDIS_URL:
+        yield TEST_REDIS_URL
+        return
+    with RedisServer() as server:
+        yield server.url
 
 
 @pytest.fixture

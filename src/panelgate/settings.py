@@ -22,6 +22,17 @@ class Settings(BaseSettings):
     database_url: str | None = Field(
         default=None, description="SQLAlchemy URL; SQLite in the data folder when unset"
     )
+    redis_url: SecretStr | None = Field(
+        default=None,
+        description="Redis for what gateway processes share (rate windows, key rpm, route stickiness); "
+        "the database keeps them when unset",
+    )
+    redis_prefix: str = Field(
+        default="panelgate", min_length=1, description="start of every Redis key, so benches can share one"
+    )
+    redis_timeout_s: float = Field(
+        default=2.0, gt=0, description="seconds a Redis command may take before the call it serves fails"
+    )
     bind: str = "127.0.0.1"
     port: int = Field(default=8122, ge=1, le=65535)
     keepalive_s: float = Field(default=10.0, gt=0, description="seconds between stream keep-alives")

@@ -22,7 +22,7 @@ def test_mode_and_switches_change_through_the_api(gateway: Gateway) -> None:
     assert panelgate("scheduler", "off", "speed-test", url=gateway.url).returncode == 0
     shown = gateway.api("GET", "/api/scheduler", expect=200)
     assert shown["mode"] == "log-only"
-    assert [job["enabled"] for job in shown["jobs"]] == [True, False, True, True]
+    assert [job["enabled"] for job in shown["jobs"]] == [True, False] + [True] * (len(shown["jobs"]) - 2)
     bad = panelgate("scheduler", "mode", "often", url=gateway.url)
     assert bad.returncode == 2
 

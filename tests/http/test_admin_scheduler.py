@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
-JOBS = ["daily-probe", "speed-test", "capability-probe", "auto-retire"]
+JOBS = ["daily-probe", "speed-test", "capability-probe", "auto-retire", "catalog-refresh", "suite-pass"]
 
 
 def scheduler(gateway: Gateway) -> dict:
@@ -25,7 +25,7 @@ def test_log_only_takes_the_lease_sends_nothing_and_is_audited(bench: Gateway, u
     change = {"mode": "log-only", "jobs": {"speed-test": False}}
     shown = bench.api("PATCH", "/api/scheduler", change, expect=200)
     assert shown["mode"] == "log-only"
-    assert [job["enabled"] for job in shown["jobs"]] == [True, False, True, True]
+    assert [job["enabled"] for job in shown["jobs"]] == [True, False] + [True] * (len(JOBS) - 2)
     assert all(job["next_due"] for job in shown["jobs"] if job["enabled"])
     assert shown["runner"] is not None and shown["runner"]["here"] is True, "the change applied at once"
     assert upstream.requests == []

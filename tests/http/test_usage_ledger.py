@@ -64,3 +64,15 @@ def test_a_call_refused_by_pacing_was_never_sent_and_is_not_in_the_ledger(
     refused = ask(bench, hello("bench/solo")).json()["bench"]["seats"][0]
     assert refused["error"].startswith("capacity: not sent")
     assert len(ledger(bench)) == len(upstream.requests_for("m1")) == 1
+
+
+def test_a_call_sent_once_then_refused_a_retry_by_pacing_is_one_row(bench: Gateway, upstream: FakeUpstream):
+    """A 429 asking for an hour's rest: the retry is refused without being sent, the sent call is noted."""
+    bench.save_collection("solo", ["m1"])
+    bench.gateway_settings(max_calls=1, max_explorers=0, seat_deadline_s=3)
+    upstream.behave("m1", status=429, error_message="come back later", retry_after=3600)
+    seat = ask(bench, hello("bench/solo")).json()["bench"]["seats"][0]
+    assert seat["status"] != "ok"
+    assert len(upstream.requests_for("m1")) == 1
+    (row,) = ledger(bench)
+    assert (row["alias"], row["status"], row["error_kind"], row["attempts"]) == ("m1", "error", "capacity", 1)

@@ -56,7 +56,7 @@ async def test_log_only_records_what_would_run_and_sends_nothing(
     monday(live, 4)
     await set_mode(live, "log-only")
     monday(live, 9)
-    assert sorted(await scheduler.tick()) == ["auto-retire", "daily-probe", "speed-test"]
+    assert sorted(await scheduler.tick()) == ["auto-retire", "catalog-refresh", "daily-probe", "speed-test"]
     await scheduler.idle()
     assert probes_sent(live) == 0
     runs = await live.db.scheduler.runs()
@@ -64,6 +64,7 @@ async def test_log_only_records_what_would_run_and_sends_nothing(
         ("daily-probe", "would run", "log-only"),
         ("speed-test", "would run", "log-only"),
         ("auto-retire", "would run", "log-only"),
+        ("catalog-refresh", "would run", "log-only"),
     }
     assert await scheduler.tick() == [], "each due time is recorded once"
 

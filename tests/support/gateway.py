@@ -2,9 +2,11 @@
 
 Each test gets a fresh data folder and, when `PANELGATE_TEST_DATABASE_URL`
 names a PostgreSQL server, a fresh database on it, so every test starts from
-an empty bench. By default the server runs in a thread of the test process
-(the same app and uvicorn as `panelgate serve`, without paying the imports
-for every test); `in_process=False` runs `panelgate serve` as a child process
+an empty bench; when `PANELGATE_TEST_REDIS_URL` names a Redis server, the
+gateway keeps its shared state there under a key prefix of its own. By
+default the server runs in a thread of the test process (the same app and
+uvicorn as `panelgate serve`, without paying the imports for every test);
+`in_process=False` runs `panelgate serve` as a child process
 that can be killed (SIGKILL) and started again on the same data, which is how
 durability is tested.
 """
@@ -31,6 +33,7 @@ import httpx
 
 T = TypeVar("T")
 TEST_DATABASE_URL = os.environ.get("PANELGATE_TEST_DATABASE_URL", "")
+TEST_REDIS_URL = os.environ.get("PANELGATE_TEST_REDIS_URL", "")
 
 
 def free_port() -> int:
@@ -158,6 +161,10 @@ class Gateway:
             self.database = ScratchPostgres(TEST_DATABASE_URL)
             env["PANELGATE_DATABASE_URL"] = self.database.create()
             self.extra_env["PANELGATE_DATABASE_URL"] = env["PANELGATE_DATABASE_URL"]
+        if TEST_REDIS_URL and "PANELGATE_REDIS_URL" not in self.extra_env:
+            prefix = f"test-{uuid.uuid4().hex[:12]}"  # siblings and restarts share it; other tests do not
+            self.extra_env.update(PANELGATE_REDIS_URL=TEST_REDIS_URL, PANELGATE_REDIS_PREFIX=prefix)
+            env.update(PANELGATE_REDIS_URL=TEST_REDIS_URL, PANELGATE_REDIS_PREFIX=prefix)
         sqlite_file = self.home / "panelgate.db"
         if "PANELGATE_DATABASE_URL" not in env and not sqlite_file.exists():
             shutil.copyfile(migrated_sqlite_template(), sqlite_file)

@@ -102,10 +102,10 @@ async def test_error_chunk_inside_the_stream_is_a_status_error(
 
 
 async def test_api_other_than_chat_is_refused_without_a_call(client: UpstreamClient, upstream: FakeUpstream):
-    target = Target(endpoint="up", base_url=upstream.url, served_id="m1", api="anthropic")
+    target = Target(endpoint="up", base_url=upstream.url, served_id="m1", api="responses")
     with pytest.raises(UpstreamError) as caught:
         await client.chat(target, HELLO, {}, deadline=seconds_from_now(5))
-    assert caught.value.kind == "structural" and "anthropic" in caught.value.message
+    assert caught.value.kind == "structural" and "responses" in caught.value.message
     assert upstream.requests == []
 
 

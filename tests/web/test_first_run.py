@@ -18,7 +18,8 @@ from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 from tests.web.browser import DESKTOP, PHONE, screenshot_dir, watched_page
 
-PAGES = ("collections", "models", "endpoints", "settings", "logs", "info")
+PAGES = ("", "collections", "models", "endpoints", "quotas", "settings", "logs", "info")
+"""Each page's path after `/`; the empty one is At a glance, at `/`."""
 LIVE_WITHIN_MS = 5000
 
 
@@ -33,7 +34,7 @@ def test_first_run_from_an_empty_gateway_to_a_judged_panel(
     with watched_page(browser, gateway.url) as watched:
         page = watched.page
         page.goto(gateway.url)
-        assert page.url.endswith("/collections") and steps_done(page) == 0
+        assert page.locator("h1").inner_text() == "At a glance" and steps_done(page) == 0
 
         page.get_by_role("link", name="Add an endpoint").click()
         page.get_by_role("button", name="Add endpoint").click()
@@ -117,7 +118,7 @@ def test_every_page_in_both_themes_at_both_widths(bench: Gateway, upstream: Fake
                     assert page.evaluate("document.documentElement.dataset.theme") == theme
                     scroll = page.evaluate("document.documentElement.scrollWidth")
                     assert scroll <= viewport["width"], f"/{slug} scrolls sideways at {width} width"
-                    path = folder / f"{slug}-{theme}-{width}.png"
+                    path = folder / f"{slug or 'glance'}-{theme}-{width}.png"
                     page.screenshot(path=str(path), full_page=True)
                     taken.append(path)
     assert all(path.stat().st_size > 1000 for path in taken) and len(taken) == len(PAGES) * 4

@@ -12,7 +12,7 @@ import sys
 
 import typer
 
-from panelgate.cli import collections, config, endpoints, keys, models, scheduler
+from panelgate.cli import collections, config, endpoints, keys, models, onboard, scheduler, suite
 from panelgate.cli.ask import ask
 from panelgate.cli.common import Common, JsonFlag, UrlOption
 from panelgate.cli.failures import CliFailure
@@ -34,6 +34,8 @@ GROUPS = (
     ("config", config.group),
     ("key", keys.group),
     ("scheduler", scheduler.group),
+    ("onboard", onboard.group),
+    ("suite", suite.group),
 )
 LISTINGS = (
     ("endpoints", endpoints.list_endpoints),

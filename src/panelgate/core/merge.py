@@ -56,7 +56,7 @@ def merge_estimate(request_messages: Sequence[ChatMessage], results: Sequence[Se
 
 
 def _can_merge(model: ModelInfo | None) -> bool:
-    return model is not None and not model.retired and model.role != "image"
+    return model is not None and not model.retired and not model.held and model.role != "image"
 
 
 def merger_candidates(
@@ -93,6 +93,8 @@ def merger_skip(collection: CollectionInfo, roster: Mapping[str, ModelInfo]) -> 
         return Skip("merger", collection.merger, NOT_ON_BENCH)
     if model.retired:
         return Skip("merger", collection.merger, retired_reason(model))
+    if model.held:
+        return Skip("merger", collection.merger, model.held)
     if model.role == "image":
         return Skip("merger", collection.merger, MAKES_IMAGES)
     return None

@@ -85,6 +85,8 @@ def route_plan(
 def _cannot_take(model: ModelInfo, facts: TurnFacts) -> str | None:
     if model.retired:
         return retired_reason(model)
+    if model.held:
+        return model.held
     if model.ad_hoc:
         return AD_HOC
     if model.role == "image":

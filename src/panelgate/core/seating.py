@@ -5,7 +5,8 @@ of what the caller asked, the bench as it is now and when each model last
 sat, so the engine, a dry run and the tests all agree.
 
 Members always sit unless they cannot answer this request (retired, blind to
-its images, an image maker, a vision specialist on a text prompt). A prompt
+its images, an image maker, a vision specialist on a text prompt) or are
+cooling down after a rate limit while someone else can sit. A prompt
 too big for a sitting member is refused outright rather than sent to fail.
 Explorer seats go first to models the caller nominated by name (`with`),
 then to the stalest eligible models, never two of one family, so every
@@ -15,8 +16,8 @@ model keeps earning evidence without anyone scheduling it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Literal
 
 from panelgate.core.errors import BadRequest, TooLarge, Unavailable
@@ -47,6 +48,12 @@ def retired_reason(model: ModelInfo) -> str:
     return f"{words}: {model.retired_why}" if model.retired_why else words
 
 
+def cooling_reason(until: datetime | None) -> str:
+    """`cooling down until HH:MM:SS UTC (rate limit)`: its provider said to wait until then."""
+    when = f" until {until.astimezone(UTC):%H:%M:%S} UTC" if until is not None else ""
+    return f"cooling down{when} (rate limit)"
+
+
 def _listed(items: Sequence[str]) -> str:
     """`a`, `a and b`, `a, b and c`."""
     if len(items) <= 1:
@@ -69,6 +76,7 @@ class _Table:
 
     roster: Mapping[str, ModelInfo]
     has_images: bool
+    cooling_until: Mapping[str, datetime] = field(default_factory=dict)
     skipped: list[Skip] = field(default_factory=list)
     members: list[str] = field(default_factory=list)
     explorers: list[str] = field(default_factory=list)
@@ -81,6 +89,8 @@ class _Table:
 
     def answer_problem(self, model: ModelInfo) -> str | None:
         """Why this model cannot answer this request at all, if it cannot."""
+        if model.held:
+            return model.held
         if model.role == "image":
             return MAKES_IMAGES
         if self.has_images and model.vision is not True:
@@ -97,6 +107,10 @@ def _seat_members(table: _Table, collection: CollectionInfo, limits: GatewayLimi
             table.skip("member", alias, NOT_ON_BENCH)
         elif model.retired:
             table.skip("member", alias, retired_reason(model))
+        elif model.held:
+            table.skip("member", alias, model.held)
+        elif model.cooling_down:
+            table.skip("member", alias, cooling_reason(table.cooling_until.get(alias)))
         else:
             present.append(alias)
     present = present[: max(0, limits.max_calls)]
@@ -146,6 +160,8 @@ def _seat_nominees(
     for alias in wanted:
         model = table.roster[alias]
         problem = retired_reason(model) if model.retired else table.answer_problem(model)
+        if problem is None and model.cooling_down:
+            problem = cooling_reason(table.cooling_until.get(alias))
         if problem is None and not fits(model, estimate):
             problem = _too_small(model, estimate)
         if problem is None:
@@ -256,6 +272,15 @@ def _refuse_empty(table: _Table, collection: CollectionInfo, shape: Shape, seats
     raise Unavailable(f"nobody can sit on a panel of `{collection.name}`: {why}")
 
 
+def _cooldowns_ignored(roster: Mapping[str, ModelInfo], aliases: Iterable[str]) -> dict[str, ModelInfo]:
+    """The roster with these models seated as if they were not cooling down."""
+    wanted = set(aliases)
+    return {
+        alias: replace(model, cooling_down=False) if alias in wanted else model
+        for alias, model in roster.items()
+    }
+
+
 def _plan_seats(table: _Table) -> tuple[PlannedSeat, ...]:
     members = [
         PlannedSeat("member", f"member{n}", alias, "member") for n, alias in enumerate(table.members, 1)
@@ -281,16 +306,21 @@ def seat_panel(
     has_images: bool,
     nominees: Sequence[str],
     last_seated: Mapping[str, datetime | None],
+    cooling_until: Mapping[str, datetime] | None = None,
 ) -> SeatPlan:
     """Seat one panel of `collection` for a prompt of about `estimate` tokens.
 
     `roster` is every model on the bench by alias, retired ones included;
-    `last_seated` says when each last sat (None or absent: never). Raises
+    `last_seated` says when each last sat (None or absent: never);
+    `cooling_until` when each model marked `cooling_down` may be asked again.
+    A member cooling down gives its seat to the next member or an explorer;
+    when nobody else can sit, the members cooling down sit after all (the
+    call then waits for the cooldown or is refused unsent by pacing). Raises
     `TooLarge` when the prompt outgrows a sitting member, `BadRequest` for a
     `with` that cannot be honoured or images nobody can see, and
     `Unavailable` when nobody can sit.
     """
-    table = _Table(roster=roster, has_images=has_images)
+    table = _Table(roster=roster, has_images=has_images, cooling_until=cooling_until or {})
     seats = _seat_members(table, collection, limits)
     _check_size(table, estimate)
     _seat_nominees(
@@ -301,6 +331,16 @@ def seat_panel(
         table, collection=collection, shape=shape, estimate=estimate, seats=seats, last_seated=last_seated
     )
     if not table.members and not table.explorers:
+        if any(alias in roster and roster[alias].cooling_down for alias in collection.members):
+            return seat_panel(
+                collection=collection,
+                roster=_cooldowns_ignored(roster, collection.members),
+                limits=limits,
+                estimate=estimate,
+                has_images=has_images,
+                nominees=nominees,
+                last_seated=last_seated,
+            )
         _refuse_empty(table, collection, shape, seats)
     return SeatPlan(
         seats=_plan_seats(table),

@@ -78,6 +78,8 @@ class ModelInfo:
     cooling_down: bool = False
     model_id: int | None = None
     """The store's id: what evidence follows through renames."""
+    held: str = ""
+    """Why the model is never called now (a free model that turned paid, until a person allows it)."""
 
 
 @dataclass(frozen=True)

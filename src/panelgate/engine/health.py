@@ -153,8 +153,14 @@ class HealthDesk:
         return list(await asyncio.gather(*(one(model) for model in models)))
 
     async def probed_models(self, *, ad_hoc: bool) -> list[ModelRecord]:
-        """The models a probe job covers: on the bench, able to chat (not `image`), ad hoc ones if asked."""
-        return [m for m in await self._db.models.list() if m.role != "image" and (ad_hoc or not m.ad_hoc)]
+        """The models a probe job covers: on the bench, able to chat (not `image`), not held by the price
+        watch (a free model turned paid: its calls would spend money nobody allowed), ad hoc ones if asked."""
+        held = {model_id for model_id, hold in (await self._db.facts.holds()).items() if hold.state == "held"}
+        return [
+            m
+            for m in await self._db.models.list()
+            if m.role != "image" and m.id not in held and (ad_hoc or not m.ad_hoc)
+        ]
 
     async def _ask(
         self, model: ModelRecord, body: Mapping[str, object], caller: str, deadline_s: float

@@ -145,14 +145,16 @@ class PanelRunner:
             )
         roster, limits = bench.roster, bench.limits
         last_seated = await self._db.panels.last_seated(cached=True)
+        cooling = await self._client.cooldowns(roster)
         plan = seat_panel(
             collection=collection,
-            roster=roster,
+            roster=cooling.roster,
             limits=limits,
             estimate=estimate_tokens(request.messages),
             has_images=count_images(request.messages) > 0,
             nominees=request.nominees,
             last_seated=last_seated,
+            cooling_until=cooling.until,
         )
         if reply == "merged" and (skip := merger_skip(collection, roster)) is not None:
             plan = SeatPlan(

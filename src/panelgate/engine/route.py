@@ -157,14 +157,15 @@ class RouteRunner:
             has_images=count_images(messages) > 0,
             estimate=estimate_tokens(messages) + len(orjson.dumps(request.body.get("tools") or [])) // 4,
         )
-        plan = route_plan(collection, bench.roster, facts, useful={}, last_seen={}, rotate=False)
+        roster = (await self._client.cooldowns(bench.roster)).roster  # cooling down: asked last
+        plan = route_plan(collection, roster, facts, useful={}, last_seen={}, rotate=False)
         if known is not None and known.alias in plan.order:
             order = (known.alias, *(a for a in plan.order if a != known.alias))
             plan = RoutePlan(order=order, skipped=plan.skipped)
         elif len(plan.order) > 1:  # the order matters only when there is a choice
             plan = route_plan(
                 collection,
-                bench.roster,
+                roster,
                 facts,
                 useful=await self._db.verdicts.useful_counts(collection.name),
                 last_seen=await self._db.panels.last_seated(cached=True),

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from starlette.staticfiles import StaticFiles
 
 from panelgate import __version__
+from panelgate.catalog.desk import Catalog
 from panelgate.engine.auto_retire import AutoRetirer
 from panelgate.engine.health import HealthDesk
+from panelgate.engine.onboarding import OnboardingQueue
 from panelgate.engine.panel import PanelRunner
 from panelgate.engine.panel_ids import PanelIdIssuer
 from panelgate.engine.process_slot import SLOTS, ProcessSlot
@@ -45,8 +48,10 @@ from panelgate.jobs.registry import JOBS
 from panelgate.jobs.runner import Scheduler
 from panelgate.mcp.server import McpGateway
 from panelgate.settings import Settings
-from panelgate.store import Database
+from panelgate.store import Database, EndpointRecord
 from panelgate.store.rate_book import RateRule
+from panelgate.suite.desk import SuiteDesk
+from panelgate.suite.onboarding_step import onboarding_suite
 from panelgate.upstream import KeyStore, UpstreamClient
 from panelgate.upstream.pacing import Pacer
 from panelgate.web import pages
@@ -83,6 +88,15 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             return (await db.bench.snapshot()).rate_rules
 
         upstream = UpstreamClient(settings, keys, Pacer(db.rates, rate_rules), db.usage)
+
+        async def listing(endpoint: EndpointRecord) -> list[dict[str, Any]]:
+            where = endpoint.base_url
+            return await upstream.list_models(
+                where, key_name=endpoint.key_name, headers=endpoint.headers, endpoint=endpoint.name
+            )
+
+        catalog = app.state.catalog = Catalog(db, settings.data_dir / "catalog", listing)
+        catalog.attach()  # facts merged into every roster read; smaller windows learned from refusals
         slot = ProcessSlot(settings.data_dir / "slots")
         ids = PanelIdIssuer(slot.take(), SLOTS)
         runner = PanelRunner(db, upstream, keepalive_s=settings.keepalive_s, ids=ids)
@@ -95,7 +109,10 @@ def create_app(settings: Settings | None = None) -> AccessLog:
         # Health probes and the scheduler: every process has a runner; the one holding the lease runs jobs.
         health_desk = HealthDesk(db, upstream)
         retirer = AutoRetirer(db, health_desk, upstream)
-        scheduler = Scheduler(db, JOBS, JobContext(db, health_desk, retirer))
+        suite = SuiteDesk(db, upstream, settings.data_dir)
+        scheduler = Scheduler(db, JOBS, JobContext(db, health_desk, retirer, catalog, suite))
+        # Onboarding works its queue in every scheduler mode (a person asked for it); one process at a time.
+        onboarding = OnboardingQueue(db, upstream, holder=scheduler.holder, run_suite=onboarding_suite(suite))
         app.state.services = Services(
             settings=settings,
             db=db,
@@ -106,14 +123,16 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             mcp=mcp,
             health=health_desk,
             scheduler=scheduler,
+            onboarding=onboarding,
         )
         try:
-            async with mcp.running(), scheduler.running():
+            async with mcp.running(), scheduler.running(), onboarding.running():
                 yield
         finally:
             await runner.drain(SHUTDOWN_GRACE_S)
             await routes.drain(SHUTDOWN_GRACE_S)
             await upstream.aclose()
+            await catalog.settled()
             await db.close()
             slot.release()
 

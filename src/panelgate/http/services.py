@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from panelgate.engine.health import HealthDesk
+from panelgate.engine.onboarding import OnboardingQueue
 from panelgate.engine.panel import PanelRunner
 from panelgate.engine.route import RouteRunner
 from panelgate.jobs.runner import Scheduler
@@ -31,6 +32,7 @@ class Services:
     mcp: McpGateway
     health: HealthDesk
     scheduler: Scheduler
+    onboarding: OnboardingQueue
 
 
 def services(request: Request) -> Services:

@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from panelgate.catalog.desk import Catalog
 from panelgate.engine.auto_retire import AutoRetirer
 from panelgate.engine.health import HealthDesk
 from panelgate.jobs.schedule import Schedule
 from panelgate.store import Database
+from panelgate.suite.desk import SuiteDesk
 
 CALLER = "scheduler"
 """Who scheduled calls are for, in the usage ledger."""
@@ -26,6 +28,10 @@ class JobContext:
     db: Database
     health: HealthDesk
     retirer: AutoRetirer
+    catalog: Catalog | None = None
+    """The catalog refresh's desk (None: the process has none, and that job reads nothing)."""
+    suite: SuiteDesk | None = None
+    """The review suite's desk, for its scheduled passes (None: the process has none)."""
 
 
 @dataclass(frozen=True)

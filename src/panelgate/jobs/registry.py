@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from panelgate.jobs import auto_retire, capability_probe, daily_probe, speed_test
+from panelgate.jobs import auto_retire, capability_probe, catalog_refresh, daily_probe, speed_test, suite_pass
 from panelgate.jobs.job import Job
 
 JOBS: tuple[Job, ...] = (
@@ -10,4 +10,6 @@ JOBS: tuple[Job, ...] = (
     speed_test.JOB,
     capability_probe.JOB,
     auto_retire.JOB,
+    catalog_refresh.JOB,
+    suite_pass.JOB,
 )

@@ -20,7 +20,7 @@ from panelgate.store.connections import Connections
 from panelgate.store.errors import NotFound
 from panelgate.store.tables import alerts
 
-AlertKind = Literal["connection", "signin", "paywalled", "retired"]
+AlertKind = Literal["connection", "signin", "paywalled", "retired", "paid"]
 LARGEST_ID = 2**31 - 1
 
 

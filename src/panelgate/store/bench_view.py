@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from panelgate.core.types import CollectionInfo, GatewayLimits, ModelInfo
@@ -28,6 +29,9 @@ from panelgate.store.rate_book import RateBook, RateRule
 from panelgate.store.records import EndpointRecord
 
 log = logging.getLogger(__name__)
+
+RosterFacts = Callable[[dict[str, ModelInfo], dict[str, EndpointRecord]], Awaitable[dict[str, ModelInfo]]]
+"""Merges into the roster what is known of each model beyond its own row (catalog facts, a paid hold)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,7 @@ class BenchView:
         self._collections = collections
         self._gateway = gateway
         self._rates = rates
+        self._facts: RosterFacts | None = None
         self._max_age_s = max_age_s
         self._check_every_read = check_every_read
         self._snapshot: BenchSnapshot | None = None
@@ -100,14 +105,22 @@ class BenchView:
         except Exception:  # the old copy serves until the next try
             log.warning("could not re-read the bench", exc_info=True)
 
+    def merge_facts_with(self, facts: RosterFacts) -> None:
+        """Pass every read of the roster through `facts` (the catalog room's merge; the store has none)."""
+        self._facts, self._snapshot = facts, None
+
     async def _read(self) -> BenchSnapshot:
         generation = self._connections.config_generation
         version = await self._connections.config_version()
+        roster = await self._models.roster()
+        endpoints = {e.name: e for e in await self._endpoints.list()}
+        if self._facts is not None:
+            roster = await self._facts(roster, endpoints)
         snapshot = BenchSnapshot(
             collections={c.name: c for c in await self._collections.list()},
-            roster=await self._models.roster(),
+            roster=roster,
             limits=await self._gateway.limits(),
-            endpoints={e.name: e for e in await self._endpoints.list()},
+            endpoints=endpoints,
             rate_rules=await self._rates.rules(),
         )
         self._snapshot, self._generation, self._version = snapshot, generation, version

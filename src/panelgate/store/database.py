@@ -13,20 +13,25 @@ from panelgate.settings import Settings
 from panelgate.store.alerts import Alerts
 from panelgate.store.audit import AuditLog
 from panelgate.store.bench_view import BenchView
+from panelgate.store.catalog_book import CatalogBook
 from panelgate.store.collections import Collections
 from panelgate.store.config_io import ConfigIO
 from panelgate.store.connections import Connections, make_engine
 from panelgate.store.endpoints import Endpoints
+from panelgate.store.fact_book import FactBook
 from panelgate.store.gateway import Gateway
 from panelgate.store.gateway_keys import GatewayKeys
 from panelgate.store.health_book import HealthBook
-from panelgate.store.key_minutes import KeyMinutes
 from panelgate.store.migrate import upgrade_to_head
 from panelgate.store.models import Models
+from panelgate.store.onboarding_book import OnboardingBook
 from panelgate.store.panels import Panels
 from panelgate.store.rate_book import RateBook
 from panelgate.store.routes import Routes
 from panelgate.store.scheduler_book import SchedulerBook
+from panelgate.store.shared.redis_link import RedisLink
+from panelgate.store.shared.state import connect_redis, shared_state
+from panelgate.store.suite_book import SuiteBook
 from panelgate.store.usage_book import UsageBook
 from panelgate.store.verdicts import Verdicts
 
@@ -36,25 +41,36 @@ class Database:
     gateway keys, panels, verdicts, audit, config, rates, usage, scheduler, health, alerts; `bench` is the
     cached view every panel reads."""
 
-    def __init__(self, engine: AsyncEngine, *, check_bench_every_read: bool = False) -> None:
+    def __init__(
+        self, engine: AsyncEngine, *, check_bench_every_read: bool = False, redis: RedisLink | None = None
+    ) -> None:
         self.engine = engine
         self._connections = connections = Connections(engine)
+        self.shared = shared_state(connections, redis)
+        """Rate counts, key minutes and route stickiness: in this database, or in Redis (`store.shared`)."""
         self.endpoints = Endpoints(connections)
         self.models = Models(connections)
         self.collections = Collections(connections)
         self.gateway = Gateway(connections)
         self.keys = GatewayKeys(connections)
-        self.key_minutes = KeyMinutes(connections)
+        self.key_minutes = self.shared.key_minutes
         self.panels = Panels(connections)
-        self.routes = Routes(connections)
+        self.routes = Routes(connections, self.shared.sticky)
         self.verdicts = Verdicts(connections)
         self.audit = AuditLog(connections)
         self.config = ConfigIO(connections)
-        self.rates = RateBook(connections)
+        self.rates = RateBook(connections, self.shared.rates)
         self.usage = UsageBook(connections)
         self.scheduler = SchedulerBook(connections)
         self.health = HealthBook(connections, self.usage)
         self.alerts = Alerts(connections)
+        self.catalog = CatalogBook(connections)
+        """The public catalogs' entries (models.dev, OpenRouter) and where they are fetched from."""
+        self.facts = FactBook(connections)
+        """Each model's listing and learned facts, the person's overrides, and paid holds."""
+        self.onboarding = OnboardingBook(connections)
+        self.suite = SuiteBook(connections)
+        """The review suite's answers and their scores."""
         self.bench = BenchView(
             connections,
             endpoints=self.endpoints,
@@ -72,17 +88,19 @@ class Database:
         engine = make_engine(settings.sqlalchemy_url)
         try:
             await upgrade_to_head(Connections(engine))
+            redis = await connect_redis(settings)
         except BaseException:
             await engine.dispose()
             raise
         # Worker processes of one server check the shared config version on every request (an
         # inline read on SQLite, a round trip on PostgreSQL), so an edit through one shows at
         # once on all of them; separate servers check once a second (see `BenchView`).
-        return cls(engine, check_bench_every_read=settings.workers > 1)
+        return cls(engine, check_bench_every_read=settings.workers > 1, redis=redis)
 
     async def close(self) -> None:
         try:
             await self.usage.close()
         finally:
+            await self.shared.close()
             await self._connections.close()
         await self.engine.dispose()

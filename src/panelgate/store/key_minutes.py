@@ -1,10 +1,11 @@
-"""Counting each rate-limited gateway key's requests per clock minute, across processes.
+"""Counting each rate-limited gateway key's requests per clock minute, across processes, in the database.
 
-One upsert per request of a key that has a limit (keys without one are never
-counted): the row for (key, this minute) is created or incremented and the
-new count comes back in the same statement, so two processes can never both
-take the last request of a minute. Rows of minutes gone by are deleted by
-the first request of each new minute.
+The default `KeyMinuteCounter` (Redis counts instead when configured; see
+`store.shared`). One upsert per request of a key that has a limit (keys
+without one are never counted): the row for (key, this minute) is created
+or incremented and the new count comes back in the same statement, so two
+processes can never both take the last request of a minute. Rows of
+minutes gone by are deleted by the first request of each new minute.
 """
 
 from __future__ import annotations

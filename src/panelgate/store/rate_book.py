@@ -1,11 +1,13 @@
-"""Rate limits in the shared store: rules set by hand, what was spent under them, what providers say.
+"""Rate limits: rules set by hand, what was spent under them, what providers say.
 
-A rule's count is taken by one statement that adds the amount only while
-the total stays within the rule and returns the new total, so two gateway
-processes can never both take the last request of a window. Rules are
-configuration (audited, exported, re-read by every process on an edit);
-what providers state is not: it is written as it is learned and read back
-by every process, so all of them wait for the same reset.
+Rules are configuration (audited, exported, re-read by every process on an
+edit) and live in the database. What was spent and what providers stated
+is shared state that every gateway process must see the same: it is kept
+by a `RateCounters` (the database, or Redis when configured; see
+`store.shared`), which this book hands every count and read to, so
+callers use one object whichever keeps it. A request is counted before it
+is sent, under every rule that covers it at once, so two gateway processes
+can never both take the last request of a window.
 """
 
 from __future__ import annotations
@@ -13,33 +15,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, select, text
-from sqlalchemy.engine import Connection
+from sqlalchemy import delete, select
 
 from panelgate.core.rate_limits import StatedLimits
 from panelgate.core.rate_windows import MEASURES, WINDOWS, MeasureRule, Window
 from panelgate.store.audit import write_audit
-from panelgate.store.bulk import insert_rows
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Invalid, NotFound
-from panelgate.store.tables import endpoints, rate_rules, rate_stated, rate_usage, utcnow
+from panelgate.store.tables import endpoints, rate_rules
 
-_TAKE = text(
-    "INSERT INTO rate_usage (rule_id, period, used) "
-    "SELECT CAST(:rule_id AS INTEGER), CAST(:period AS INTEGER), CAST(:amount AS INTEGER) "
-    "WHERE CAST(:amount AS INTEGER) <= CAST(:most AS INTEGER) "
-    "ON CONFLICT (rule_id, period) DO UPDATE SET used = rate_usage.used + excluded.used "
-    "WHERE rate_usage.used + excluded.used <= CAST(:most AS INTEGER) "
-    "RETURNING used"
-)
+if TYPE_CHECKING:
+    from panelgate.store.shared.protocols import RateCounters, Take
+
 LARGEST_ID = 2**31 - 1
 """The integer column's range on PostgreSQL: a larger id is simply not found (the drivers fail on it)."""
-_ADD = text(
-    "INSERT INTO rate_usage (rule_id, period, used) VALUES (:rule_id, :period, :amount) "
-    "ON CONFLICT (rule_id, period) DO UPDATE SET used = rate_usage.used + excluded.used"
-)
 
 
 @dataclass(frozen=True)
@@ -70,6 +61,29 @@ class StatedRow:
     updated_at: datetime
 
 
+def stated_rows(endpoint: str, served_id: str, stated: StatedLimits, now: datetime) -> list[StatedRow]:
+    """The rows to keep for what a provider said: one per measure, or one `requests` row for a bare wait."""
+    rows = [
+        StatedRow(
+            endpoint=endpoint,
+            served_id=served_id,
+            measure=window.measure,
+            most=window.limit,
+            remaining=window.remaining,
+            resets_at=window.resets_at,
+            retry_at=stated.retry_at,
+            quota=window.quota,
+            style=stated.style,
+            updated_at=now,
+        )
+        for window in stated.windows
+    ]
+    if rows or stated.retry_at is None:
+        return rows
+    wait = stated.retry_at
+    return [StatedRow(endpoint, served_id, "requests", None, 0, wait, wait, "", stated.style, now)]
+
+
 def _rule(row: Any) -> RateRule:
     return RateRule(row.id, row.endpoint, row.served_id, row.measure, row.window, row.most)
 
@@ -79,8 +93,9 @@ def _plain(rule: RateRule) -> dict[str, Any]:
 
 
 class RateBook:
-    def __init__(self, connections: Connections) -> None:
+    def __init__(self, connections: Connections, counters: RateCounters) -> None:
         self._connections = connections
+        self._counters = counters
 
     async def rules(self) -> tuple[RateRule, ...]:
         """Every hand-set rule (panels read them from the bench snapshot, which keeps them between edits)."""
@@ -142,65 +157,24 @@ class RateBook:
 
     async def take(self, rule: RateRule, period: int, amount: int) -> bool:
         """Count `amount` under `rule` in `period` if that keeps within it; False (nothing counted) if not."""
+        return await self._counters.take_all([(rule, period)], amount) is None
 
-        def write(connection: Connection) -> bool:
-            params = {"rule_id": rule.id, "period": period, "amount": amount, "most": rule.most}
-            return connection.execute(_TAKE, params).first() is not None
-
-        return await self._connections.write_all_at_once(write)
+    async def take_all(self, takes: Sequence[Take], amount: int) -> RateRule | None:
+        """Count `amount` under every (rule, period) if each has room; else nothing, and a rule without."""
+        return await self._counters.take_all(takes, amount)
 
     async def add(self, rule: RateRule, period: int, amount: int) -> None:
         """Count `amount` under `rule` whatever the total (tokens, known only after the call)."""
-
-        def write(connection: Connection) -> None:
-            connection.execute(_ADD, {"rule_id": rule.id, "period": period, "amount": amount})
-
-        await self._connections.write_all_at_once(write)
+        await self._counters.add(rule, period, amount)
 
     async def used(self, rule_ids: Sequence[int], periods: Sequence[int]) -> dict[tuple[int, int], int]:
         """What was spent under each of `rule_ids` in each of `periods`."""
-        if not rule_ids:
-            return {}
-        query = select(rate_usage).where(rate_usage.c.rule_id.in_(rule_ids), rate_usage.c.period.in_(periods))
-        async with self._connections.read() as connection:
-            rows = (await connection.execute(query)).all()
-        return {(row.rule_id, row.period): row.used for row in rows}
+        return await self._counters.used(rule_ids, periods)
 
     async def record_stated(self, endpoint: str, served_id: str, stated: StatedLimits) -> None:
         """Keep what a provider just said about `served_id`'s limits (one row per measure)."""
-        now = utcnow()
-        rows = [
-            {
-                "endpoint": endpoint,
-                "served_id": served_id,
-                "measure": window.measure,
-                "most": window.limit,
-                "remaining": window.remaining,
-                "resets_at": window.resets_at,
-                "retry_at": stated.retry_at,
-                "quota": window.quota,
-                "style": stated.style,
-                "updated_at": now,
-            }
-            for window in stated.windows
-        ]
-        if not rows and stated.retry_at is not None:
-            rows = [
-                {
-                    "endpoint": endpoint, "served_id": served_id, "measure": "requests", "most": None,
-                    "remaining": 0, "resets_at": stated.retry_at, "retry_at": stated.retry_at, "quota": "",
-                    "style": stated.style, "updated_at": now,
-                }
-            ]  # fmt: skip
-        if not rows:
-            return
-
-        def write(connection: Connection) -> None:
-            insert_rows(connection, rate_stated, rows, on_conflict=("endpoint", "served_id", "measure"))
-
-        await self._connections.write_all_at_once(write)
+        await self._counters.record_stated(endpoint, served_id, stated)
 
     async def stated(self) -> list[StatedRow]:
-        async with self._connections.read() as connection:
-            rows = (await connection.execute(select(rate_stated))).all()
-        return [StatedRow(*row) for row in rows]
+        """What every provider last said about each model's limits, as every process learned it."""
+        return await self._counters.stated()

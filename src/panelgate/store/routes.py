@@ -7,6 +7,13 @@ so an agent keeps its model across restarts and on every gateway process.
 A turn's record (never the prompt) and the conversation's new state are
 written together; the first turn a model answers in a conversation also
 leaves one evidence row (`<conversation>.<n>`), judgeable like a seat.
+
+The split with Redis: the database always keeps the record (every turn,
+each conversation's row for the dashboard and `/api/routes`, evidence);
+only the lookup on every turn's path, "which live conversation is this
+and whom does it stick to", goes through a `StickyRoutes`. On the database
+that is the conversation row itself (`DatabaseStickyRoutes`); with Redis it
+is a copy of the row kept there after the turn is recorded.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
@@ -22,6 +29,9 @@ from sqlalchemy.engine import Connection
 from panelgate.store.bulk import insert_rows, select_rows
 from panelgate.store.connections import Connections
 from panelgate.store.tables import evidence, route_conversations, route_turns
+
+if TYPE_CHECKING:
+    from panelgate.store.shared.protocols import StickyRoutes
 
 
 @dataclass(frozen=True)
@@ -65,12 +75,13 @@ class TurnRecord:
     """Kept for shadows only, so they can be read and judged; a turn's answer went to its caller."""
 
 
-class Routes:
+class DatabaseStickyRoutes:
+    """The conversation rows as the sticky lookup: `Routes.record_turn` writes them with each turn."""
+
     def __init__(self, connections: Connections) -> None:
         self._connections = connections
 
-    async def conversation(self, key: str, *, live_since: datetime) -> ConversationRecord | None:
-        """The conversation with this key whose last turn is not older than `live_since`."""
+    async def live(self, key: str, *, live_since: datetime) -> ConversationRecord | None:
         where = [("key", "=", key), ("last_at", ">=", live_since)]
 
         def read(connection: Connection) -> ConversationRecord | None:
@@ -78,6 +89,19 @@ class Routes:
             return _conversation(rows[0]) if rows else None
 
         return await self._connections.read_all_at_once(read)
+
+    async def keep(self, conversation: ConversationRecord) -> None:
+        """Nothing more to do: the row written in the turn's transaction is what `live` reads."""
+
+
+class Routes:
+    def __init__(self, connections: Connections, sticky: StickyRoutes) -> None:
+        self._connections = connections
+        self._sticky = sticky
+
+    async def conversation(self, key: str, *, live_since: datetime) -> ConversationRecord | None:
+        """The conversation with this key whose last turn is not older than `live_since`."""
+        return await self._sticky.live(key, live_since=live_since)
 
     async def record_turn(
         self,
@@ -94,7 +118,8 @@ class Routes:
         leaves the conversation as it was (no member answered this turn).
         `model_id` is the answering model's id (None: not on the bench, no
         evidence); `new_answerer` False says it answered this conversation
-        before, so its evidence exists already.
+        before, so its evidence exists already. Once the record is written,
+        the sticky lookup is told where the conversation now stands.
         """
 
         def write(connection: Connection) -> None:
@@ -111,6 +136,8 @@ class Routes:
                 _add_evidence(connection, turn, f"{conversation.id}.{number}", model_id, source="route")
 
         await self._connections.write_all_at_once(write)
+        if conversation is not None:
+            await self._sticky.keep(conversation)
 
     async def shadow_calls_since(self, since: datetime) -> int:
         """Shadow calls made since `since`, by every gateway process (the daily budget counts them)."""

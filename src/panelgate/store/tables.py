@@ -483,3 +483,143 @@ Index(
     sqlite_where=text("cleared_at IS NULL"),
     postgresql_where=text("cleared_at IS NULL"),
 )
+
+# ---- onboarding (0012) ----
+
+onboarding_items = Table(
+    "onboarding_items",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("batch", Text, nullable=False),
+    Column("endpoint", Text, nullable=False),
+    Column("served_id", Text, nullable=False),
+    Column("alias", Text, nullable=False),
+    Column("suite", Text, nullable=False),
+    Column("probe_deadline_s", Float, nullable=False),
+    Column("state", Text, nullable=False),
+    Column("step", Text, nullable=False),
+    Column("why", Text, nullable=False),
+    Column("model_id", Integer, ForeignKey("models.id"), nullable=True),
+    Column("steps", _json(), nullable=False),
+    Column("probes", _json(), nullable=False),
+    Column("starts", Integer, nullable=False),
+    Column("asked_by", Text, nullable=False),
+    Column("queued_at", UtcDateTime, nullable=False),
+    Column("started_at", UtcDateTime, nullable=True),
+    Column("updated_at", UtcDateTime, nullable=False),
+    Column("finished_at", UtcDateTime, nullable=True),
+)
+"""The onboarding queue: one row per model being brought onto the bench (register, probe, suite), worked
+one at a time in `id` order; a row stays until a person clears it after it finished."""
+Index(
+    "uq_onboarding_items_waiting",
+    onboarding_items.c.endpoint,
+    onboarding_items.c.served_id,
+    unique=True,
+    sqlite_where=text("finished_at IS NULL"),
+    postgresql_where=text("finished_at IS NULL"),
+)
+
+onboarding_dismissed = Table(
+    "onboarding_dismissed",
+    metadata,
+    Column("endpoint", Text, ForeignKey("endpoints.name", ondelete="CASCADE"), primary_key=True),
+    Column("served_id", Text, primary_key=True),
+    Column("dismissed_at", UtcDateTime, nullable=False),
+    Column("dismissed_by", Text, nullable=False),
+)
+"""Served models a person does not want offered as onboarding candidates (until they undo it)."""
+
+onboarding_lease = Table(
+    "onboarding_lease",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("holder", Text, nullable=False),
+    Column("taken_at", UtcDateTime, nullable=False),
+    Column("renewed_at", UtcDateTime, nullable=False),
+    Column("expires_at", UtcDateTime, nullable=False),
+)
+"""One row (id 1): the gateway process working the onboarding queue, until its lease expires unrenewed."""
+
+# ---- catalog (0011) ----
+
+catalog_sources = Table(
+    "catalog_sources",
+    metadata,
+    Column("source", Text, primary_key=True),
+    Column("url", Text, nullable=False),
+    Column("refreshed_at", UtcDateTime, nullable=True),
+    Column("origin", Text, nullable=False),
+    Column("detail", Text, nullable=False),
+    Column("entries", Integer, nullable=False),
+)
+"""Where each public catalog is fetched from (an empty `url`: never fetched, its cached file is read) and
+how its last refresh went (`origin`: fetched, cache or unavailable)."""
+
+catalog_entries = Table(
+    "catalog_entries",
+    metadata,
+    Column("source", Text, primary_key=True),
+    Column("provider", Text, primary_key=True),
+    Column("model", Text, primary_key=True),
+    Column("match_key", Text, nullable=False),
+    Column("api_host", Text, nullable=False),
+    Column("facts", _json(), nullable=False),
+)
+"""Every model a public catalog lists (models.dev per provider; OpenRouter's as provider `openrouter`),
+its facts read into our names, found by `match_key` (the served id's last segment, `catalog.matching`)."""
+Index("ix_catalog_entries_match_key", catalog_entries.c.match_key)
+
+model_facts = Table(
+    "model_facts",
+    metadata,
+    Column("model_id", Integer, ForeignKey("models.id"), primary_key=True),
+    Column("fact", Text, primary_key=True),
+    Column("source", Text, primary_key=True),
+    Column("value", _json(), nullable=False),
+    Column("evidence", Text, nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+)
+"""What a model's endpoint listing said (`listing`), what an upstream's refusal taught (`learned`, only
+ever tighter) and the person's overrides of facts that have no column on `models` (`override`)."""
+
+paid_holds = Table(
+    "paid_holds",
+    metadata,
+    Column("model_id", Integer, ForeignKey("models.id"), primary_key=True, autoincrement=False),
+    Column("state", Text, nullable=False),
+    Column("price", _json(), nullable=False),
+    Column("source", Text, nullable=False),
+    Column("since", UtcDateTime, nullable=False),
+    Column("changed_by", Text, nullable=True),
+)
+"""Price watch: a free model that turned paid is `held` (never called) until a person `allowed` it."""
+
+# ---- review suite (0013) ----
+
+suite_answers = Table(
+    "suite_answers",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("task_id", Text, nullable=False),
+    Column("task_digest", Text, nullable=False),
+    Column("shape", Text, nullable=False),
+    Column("model_id", Integer, ForeignKey("models.id"), nullable=False),
+    Column("alias", Text, nullable=False),
+    Column("endpoint", Text, nullable=False),
+    Column("served_id", Text, nullable=False),
+    Column("asked_at", UtcDateTime, nullable=False),
+    Column("caller", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("error_kind", Text, nullable=True),
+    Column("error", Text, nullable=False),
+    Column("answer", Text, nullable=False),
+    Column("seconds", Float, nullable=False),
+    Column("tokens_in", Integer, nullable=True),
+    Column("tokens_out", Integer, nullable=True),
+    Column("counted", Boolean, nullable=False),
+    Column("score", _json(), nullable=False),
+)
+"""Every answer a model gave a review-suite task, with its score; the newest per model and task is its
+standing (its call is in the usage ledger too, with purpose `suite`)."""
+Index("ix_suite_answers_model_id_task_id", suite_answers.c.model_id, suite_answers.c.task_id)

@@ -4,26 +4,36 @@ Every seat, merge, route turn and probe notes its call here; the notes are
 written together about once a second (and at shutdown), so a busy gateway
 adds one small transaction a second rather than one per call. A reader of
 the ledger in this process sees its own notes at once (`flush` first).
+
+The words of a failed call are not kept here; they are passed on as heard
+to whoever listens (`listen_for_refusals`: the catalog learns a smaller
+context window from them). What was spent is also summed per model and
+served id (`spend`, optionally per collection: a panel's seats and a route
+turn's calls carry their call id), which the catalog's prices turn into
+costs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import ColumnElement, and_, case, func, null, or_, select
 from sqlalchemy.engine import Connection
 
 from panelgate.store.bulk import insert_rows
 from panelgate.store.connections import Connections
-from panelgate.store.tables import usage_ledger
+from panelgate.store.tables import panels, route_turns, seats, usage_ledger
 
 log = logging.getLogger(__name__)
 FLUSH_EVERY_S = 1.0
+
+RefusalListener = Callable[[str, str, str], None]
+"""Told (endpoint, served id, the upstream's words) of every upstream call that failed; must not block."""
 
 
 @dataclass(frozen=True)
@@ -59,11 +69,39 @@ class UsageTotal:
     tokens_out: int
 
 
+@dataclass(frozen=True)
+class Spend:
+    """What calls to one served id on one connection (under one alias, for one collection) used."""
+
+    endpoint: str
+    served_id: str
+    alias: str
+    collection: str | None
+    """The collection of the panel or route turn the calls were for (None: not asked, or a probe)."""
+    calls: int
+    tokens_in: int
+    tokens_out: int
+    untallied: int
+    """Answered calls whose token counts the upstream did not report: their cost cannot be known."""
+
+
 class UsageBook:
     def __init__(self, connections: Connections) -> None:
         self._connections = connections
         self._pending: list[UsageEntry] = []
         self._flushing: asyncio.Task[None] | None = None
+        self._refusal_listeners: list[RefusalListener] = []
+
+    def listen_for_refusals(self, listener: RefusalListener) -> None:
+        self._refusal_listeners.append(listener)
+
+    def heard_refusal(self, endpoint: str, served_id: str, words: str) -> None:
+        """A call to `served_id` on `endpoint` failed saying `words` (already redacted): pass it on."""
+        for listener in self._refusal_listeners:
+            try:
+                listener(endpoint, served_id, words)
+            except Exception:  # a listener's fault must not fail the call that was heard
+                log.warning("a refusal listener failed", exc_info=True)
 
     def note(self, entry: UsageEntry) -> None:
         """Keep `entry` for the next batch (written within about a second)."""
@@ -107,8 +145,8 @@ class UsageBook:
             rows = (await connection.execute(query)).all()
         return [_entry(row) for row in rows]
 
-    async def totals(self, since: datetime) -> list[UsageTotal]:
-        """Per connection and model since `since`: calls, requests sent, failures, tokens."""
+    async def totals(self, since: datetime, until: datetime | None = None) -> list[UsageTotal]:
+        """Per connection and model from `since` (to `until`): calls, requests sent, failures, tokens."""
         await self.flush()
         ledger = usage_ledger.c
         query = (
@@ -121,7 +159,7 @@ class UsageBook:
                 func.coalesce(func.sum(ledger.tokens_in), 0),
                 func.coalesce(func.sum(ledger.tokens_out), 0),
             )
-            .where(ledger.at >= since)
+            .where(*_between(since, until))
             .group_by(ledger.endpoint, ledger.alias)
             .order_by(ledger.endpoint, ledger.alias)
         )
@@ -140,6 +178,59 @@ class UsageBook:
         async with self._connections.read() as connection:
             rows = (await connection.execute(query)).all()
         return [_entry(row) for row in rows]
+
+    async def for_panel(self, panel: str) -> list[UsageEntry]:
+        """The ledger rows of a panel's seats, its merger included, in the order they were noted."""
+        await self.flush()
+        calls = select(seats.c.call).where(seats.c.panel == panel)
+        query = select(usage_ledger).where(usage_ledger.c.call.in_(calls)).order_by(usage_ledger.c.id)
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(query)).all()
+        return [_entry(row) for row in rows]
+
+    async def spend(
+        self, since: datetime, until: datetime | None = None, *, by_collection: bool = False
+    ) -> list[Spend]:
+        """What was used from `since` (to `until`) per connection, served id and alias, and per
+        collection when asked: the sums costs are counted from."""
+        await self.flush()
+        ledger = usage_ledger.c
+        collection = func.coalesce(panels.c.collection, route_turns.c.collection) if by_collection else None
+        untallied = case(
+            (and_(ledger.status != "error", or_(ledger.tokens_in.is_(None), ledger.tokens_out.is_(None))), 1),
+            else_=0,
+        )
+        grouped: list[ColumnElement[Any]] = [ledger.endpoint, ledger.served_id, ledger.alias]
+        query = select(
+            *grouped,
+            (collection if collection is not None else null()).label("collection"),
+            func.count(),
+            func.coalesce(func.sum(ledger.tokens_in), 0),
+            func.coalesce(func.sum(ledger.tokens_out), 0),
+            func.sum(untallied),
+        ).where(*_between(since, until))
+        if collection is not None:
+            joined = (
+                usage_ledger.outerjoin(seats, seats.c.call == ledger.call)
+                .outerjoin(panels, panels.c.id == seats.c.panel)
+                .outerjoin(route_turns, route_turns.c.call == ledger.call)
+            )
+            query = query.select_from(joined)
+            grouped.append(collection)
+        query = query.group_by(*grouped).order_by(*grouped)
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(query)).all()
+        return [
+            Spend(endpoint, served_id, alias, found, *(int(n or 0) for n in counts))
+            for endpoint, served_id, alias, found, *counts in rows
+        ]
+
+
+def _between(since: datetime, until: datetime | None) -> list[ColumnElement[bool]]:
+    conditions = [usage_ledger.c.at >= since]
+    if until is not None:
+        conditions.append(usage_ledger.c.at < until)
+    return conditions
 
 
 def _entry(row: Any) -> UsageEntry:

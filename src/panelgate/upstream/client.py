@@ -1,7 +1,12 @@
 """Calls to the endpoints that serve the models: one pooled HTTP client for the process.
 
-The engine asks a seat with `chat`; endpoint setup lists models with
-`list_models`. Both go through one pool of kept-alive connections
+The engine asks a seat with `chat` and relays a route turn with `relay`;
+endpoint setup lists models with `list_models`. A seat on an endpoint that
+speaks another API (native Anthropic Messages, Gemini) is asked through the
+same adapters as a route turn (`outbound_apis`), its chunks read back with
+`core.turn.TurnReader`, so a translation exists once; seats on OpenAI chat
+endpoints keep their own lean path. All calls go through one pool of
+kept-alive connections
 (`transport`), so hundreds of seats share connections instead of paying a
 handshake each. The pool is our own lean HTTP/1.1 client because the
 benchmark found the general-purpose ones to be the gateway's bottleneck:
@@ -34,10 +39,12 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from panelgate.core.types import ChatMessage
+from panelgate.core.turn import TextPiece, ToolCall, TurnReader
+from panelgate.core.types import ChatMessage, ModelInfo
 from panelgate.settings import Settings
 from panelgate.store.usage_book import UsageBook
 from panelgate.upstream import openai_chat
+from panelgate.upstream.cooldowns import Cooldowns, cooled
 from panelgate.upstream.errors import (
     UpstreamBadReply,
     UpstreamConnectError,
@@ -137,6 +144,10 @@ class UpstreamClient:
             await self._pacer.aclose()
         await self._pool.aclose()
 
+    async def cooldowns(self, roster: Mapping[str, ModelInfo]) -> Cooldowns:
+        """`roster` with the models pacing holds calls to marked as cooling down (see `cooldowns`)."""
+        return cooled(roster, await self._pacer.resting() if self._pacer is not None else {})
+
     async def chat(
         self,
         target: Target,
@@ -176,12 +187,7 @@ class UpstreamClient:
         on_text: OnText | None,
     ) -> ChatResult:
         if target.api != "chat":
-            raise UpstreamError(
-                f"endpoint `{target.endpoint}` speaks the `{target.api}` API, which panelgate cannot call"
-                " yet; only `chat` (OpenAI chat completions) is supported",
-                kind="structural",
-                provider=target.endpoint,
-            )
+            return await self._chat_in_own_api(target, messages, options, deadline=deadline, on_text=on_text)
         key = self._key(target.key_name, target.endpoint)
         route = _Route(
             target.endpoint,
@@ -198,7 +204,7 @@ class UpstreamClient:
                 target.served_id, messages, options, stream_options=with_stream_options
             )
             reader = openai_chat.ChatReplyReader(target.endpoint, self._settings.upstream_max_reply_bytes)
-            await self._admit(route, deadline)
+            await self._admit(route, deadline, attempts)
             attempts += 1
             try:
                 await self._chat_once(route, body, reader, deadline, on_text, with_stream_options)
@@ -226,6 +232,38 @@ class UpstreamClient:
                 model=reader.model,
                 tool_calls=reader.tool_calls,
             )
+
+    async def _chat_in_own_api(
+        self,
+        target: Target,
+        messages: list[ChatMessage],
+        options: Mapping[str, Any],
+        *,
+        deadline: float,
+        on_text: OnText | None,
+    ) -> ChatResult:
+        """A seat on an endpoint that speaks another API: asked as a route turn is, read back whole."""
+        reader = TurnReader()
+
+        async def take(chunk: dict[str, Any]) -> None:
+            for piece in reader.feed(chunk):
+                if on_text is not None and isinstance(piece, TextPiece):
+                    await on_text(piece.text)
+
+        chat_body = {**options, "messages": messages}
+        relayed = await self._relay(target, chat_body, deadline=deadline, on_chunk=take, retries=True)
+        return ChatResult(
+            text=reader.text,
+            reasoning=reader.reasoning,
+            finish_reason=reader.finish_reason,
+            tokens_in=reader.usage.tokens_in,
+            tokens_out=reader.usage.tokens_out,
+            tokens_reasoning=reader.usage.tokens_reasoning,
+            attempts=relayed.attempts,
+            seconds=relayed.seconds,
+            model=reader.model,
+            tool_calls=[_chat_tool_call(call) for call in reader.tool_calls if call.announced],
+        )
 
     async def relay(
         self,
@@ -280,7 +318,8 @@ class UpstreamClient:
         api = outbound_api(target.api)
         if api is None:
             raise UpstreamError(
-                f"endpoint `{target.endpoint}` speaks the `{target.api}` API, which route mode cannot call",
+                f"endpoint `{target.endpoint}` speaks the `{target.api}` API, which panelgate cannot call"
+                " yet; it calls `chat` (OpenAI chat completions), `anthropic` and `gemini` endpoints",
                 kind="structural",
                 provider=target.endpoint,
             )
@@ -296,10 +335,12 @@ class UpstreamClient:
         attempts = failures = 0
         with_stream_options = True
         delivered = False
+        usage = UsageSeen()
 
         async def take(chunk: dict[str, Any]) -> None:
             nonlocal delivered
             delivered = True
+            usage.read(chunk)
             await on_chunk(chunk)
 
         while True:
@@ -311,7 +352,7 @@ class UpstreamClient:
             except UpstreamError as refused:  # the turn cannot be said in this API
                 refused.provider = refused.provider or target.endpoint
                 raise
-            await self._admit(route, deadline, may_wait=retries)
+            await self._admit(route, deadline, attempts, may_wait=retries)
             attempts += 1
             try:
                 await self._relay_once(route, api, body, deadline, take, with_stream_options)
@@ -326,11 +367,18 @@ class UpstreamClient:
                 failures += 1
                 await asyncio.sleep(wait)
                 continue
+            await self._spent(route, (usage.tokens_in or 0) + (usage.tokens_out or 0))
             return RelayResult(attempts=attempts, seconds=time.monotonic() - started)
 
-    async def _admit(self, route: _Route, deadline: float, *, may_wait: bool = True) -> None:
+    async def _admit(self, route: _Route, deadline: float, sent: int, *, may_wait: bool = True) -> None:
+        """Wait for the limits to let the call through; a refusal counts the `sent` attempts before it,
+        so a retry refused after a 429 still leaves its ledger row."""
         if self._pacer is not None:
-            await self._pacer.admit(route.provider, route.served_id, deadline, may_wait=may_wait)
+            try:
+                await self._pacer.admit(route.provider, route.served_id, deadline, may_wait=may_wait)
+            except UpstreamError as refused:
+                refused.attempts = sent
+                raise
 
     async def _spent(self, route: _Route, tokens: int) -> None:
         if self._pacer is not None:
@@ -497,6 +545,10 @@ class UpstreamClient:
 def _secrets(key: str | None, headers: Mapping[str, str]) -> tuple[str, ...]:
     """Values no message may repeat: the key and any long extra header value."""
     return tuple(value for value in (key, *headers.values()) if value and len(value) >= 8)
+
+
+def _chat_tool_call(call: ToolCall) -> dict[str, Any]:
+    return {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
 
 
 def _timed_out(provider: str, seconds: float, partial: str) -> UpstreamTimeout:

@@ -71,6 +71,7 @@ class LedgerNotes:
 
     def failed(self, tag: CallTag | None, where: Where, started: float, error: UpstreamError) -> None:
         if error.attempts > 0:
+            self._book.heard_refusal(*where, error.message)  # the catalog learns a smaller window from it
             self._note(tag, where, started, "error", error.kind, error.attempts, UsageSeen())
 
     def _note(

@@ -3,7 +3,9 @@
 Before each request to a model, `admit` checks what its provider last said
 (an exhausted window, a stated wait) and the limits set by hand for its
 connection or for it (each request is counted in the shared store before it
-is sent, so the count holds across gateway processes). When room frees
+is sent, under every rule that covers it at once or under none, so the count
+holds across gateway processes and a request held by one rule spends
+nothing of another's window while it waits). When room frees
 before the call's deadline the call waits for it; when it does not, the
 call is refused without being sent (`capacity`), saying when room frees.
 After each reply `observe` reads what the provider states in its headers
@@ -13,6 +15,10 @@ token rules.
 What providers state is kept in this process at once and written to the
 store when it matters (a window used up, a wait asked for, little left) or
 every few seconds otherwise; other processes pick it up within a second.
+
+When the shared store cannot be reached (Redis down), a call that must be
+counted is refused unsent, as `capacity` (so no model's health pays for
+it), saying why.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import orjson
 from panelgate.core.rate_limits import StatedLimits, read_headers, read_refusal
 from panelgate.core.rate_windows import period_end, period_of, seconds_until
 from panelgate.store.rate_book import RateBook, RateRule, StatedRow
+from panelgate.store.shared import SharedStateUnavailable
 from panelgate.upstream.errors import UpstreamError
 
 log = logging.getLogger(__name__)
@@ -74,23 +81,35 @@ class Pacer:
             why = f"`{endpoint}` said {served_id} is at its limit"
             await self._wait_until(free_at, deadline, endpoint, why)
         rules = [rule for rule in await self._rules() if rule.covers(endpoint, served_id)]
-        for rule in rules:
-            await self._room_under(rule, deadline)
+        if rules:
+            try:
+                await self._room_under(rules, deadline)
+            except SharedStateUnavailable as exc:
+                refused = UpstreamError(f"not sent: {exc.message}", kind="capacity", provider=endpoint)
+                refused.attempts = 0
+                raise refused from exc
 
-    async def _room_under(self, rule: RateRule, deadline: float) -> None:
+    async def _room_under(self, rules: list[RateRule], deadline: float) -> None:
+        """Count the request under every request rule at once, when every token rule has room left."""
         while True:
             now = self._now()
-            period = period_of(rule.window, now)
-            if rule.measure == "requests":
-                if await self._rates.take(rule, period, 1):
-                    return
-            else:
-                used = (await self._rates.used([rule.id], [period])).get((rule.id, period), 0)
-                if used < rule.most:
-                    return
-            scope = rule.served_id or "all its models together"
-            why = f"`{rule.endpoint}` is limited to {rule.most} {rule.measure} a {rule.window} ({scope})"
-            await self._wait_until(period_end(rule.window, period), deadline, rule.endpoint, why)
+            full = await self._spent_up([rule for rule in rules if rule.measure == "tokens"], now)
+            takes = [(rule, period_of(rule.window, now)) for rule in rules if rule.measure == "requests"]
+            held = full or await self._rates.take_all(takes, 1)
+            if held is None:
+                return
+            scope = held.served_id or "all its models together"
+            why = f"`{held.endpoint}` is limited to {held.most} {held.measure} a {held.window} ({scope})"
+            ends = period_end(held.window, period_of(held.window, now))
+            await self._wait_until(ends, deadline, held.endpoint, why)
+
+    async def _spent_up(self, rules: list[RateRule], now: datetime) -> RateRule | None:
+        """The first token rule whose window is spent, if any."""
+        if not rules:
+            return None
+        periods = {rule.id: period_of(rule.window, now) for rule in rules}
+        used = await self._rates.used(list(periods), sorted(set(periods.values())))
+        return next((rule for rule in rules if used.get((rule.id, periods[rule.id]), 0) >= rule.most), None)
 
     async def _wait_until(self, moment: datetime, deadline: float, endpoint: str, why: str) -> None:
         wait = seconds_until(moment, self._now())
@@ -143,7 +162,20 @@ class Pacer:
         now = self._now()
         for rule in await self._rules():
             if rule.measure == "tokens" and rule.covers(endpoint, served_id):
-                await self._rates.add(rule, period_of(rule.window, now), tokens)
+                try:
+                    await self._rates.add(rule, period_of(rule.window, now), tokens)
+                except SharedStateUnavailable as exc:  # the call was answered: its answer matters more
+                    log.warning("could not count %s tokens against rate rule %s: %s", tokens, rule.id, exc)
+
+    async def resting(self) -> dict[Key, datetime]:
+        """Each model a provider said to wait for, with when the wait ends (waits already over are left
+        out). What other processes learned is read first when the last read is over a second old, so a
+        panel is not seated with a model another process was just told to rest."""
+        if time.monotonic() - self._read_at >= REREAD_EVERY_S:
+            self._read_at = time.monotonic()
+            await self._reread()
+        now = self._now()
+        return {key: free_at for key, free_at in self._free_at.items() if free_at > now}
 
     def _reread_soon(self) -> None:
         """Pick up what other processes learned, at most once a second, without making a call wait."""

@@ -39,16 +39,20 @@ PAGE_HEADERS = {
 class PageLink:
     slug: str
     title: str
+    at: str | None = None
+    """Its address when that is not `/<slug>` (the home page is `/`)."""
 
     @property
     def path(self) -> str:
-        return f"/{self.slug}"
+        return self.at or f"/{self.slug}"
 
 
 NAV = (
+    PageLink("glance", "At a glance", "/"),
     PageLink("collections", "Collections"),
     PageLink("models", "Models"),
     PageLink("endpoints", "Endpoints"),
+    PageLink("quotas", "Quotas"),
     PageLink("settings", "Settings"),
     PageLink("logs", "Logs"),
     PageLink("info", "Info"),

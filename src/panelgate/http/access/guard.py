@@ -52,6 +52,9 @@ class AccessGuard:
         except Refusal as refused:
             await self._refuse(view, refused.error, refused.headers, origin, scope, receive, send)
             return
+        except GatewayError as error:  # e.g. the shared store that counts a key's rpm is unreachable
+            await self._refuse(view, error, {}, origin, scope, receive, send)
+            return
         if response is not None:
             await response(scope, receive, send)
             return

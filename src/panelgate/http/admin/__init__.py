@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends
 from panelgate.http.admin import (
     alerts,
     audit,
+    catalog,
     collections,
     config,
     endpoints,
@@ -19,10 +20,13 @@ from panelgate.http.admin import (
     limits,
     model_health,
     models,
+    onboarding,
     panels,
     routes,
     scheduler,
     status,
+    suite,
+    suite_seed,
     usage,
 )
 from panelgate.http.admin.schemas import REFUSALS
@@ -44,6 +48,10 @@ for module in (
     audit,
     scheduler,
     model_health,
+    catalog,
     alerts,
+    onboarding,
+    suite,
+    suite_seed,
 ):
     router.include_router(module.router)

@@ -1,7 +1,8 @@
 """Models: the roster grouped by the endpoint each model is reached through, and its dialogs.
 
 Putting a model on the bench, renaming it, its role and facts, retiring and
-restoring all go through `/api/models`; the page only reads. Retired models
+restoring all go through `/api/models`; the page only reads. Each model's
+health chip is its status as `GET /api/health` gives it. Retired models
 are listed too (hidden until "Show retired" is ticked), under the endpoint
 they were on, or under "Removed endpoints" when that endpoint is gone.
 """
@@ -70,9 +71,11 @@ def grouped(endpoints: list[EndpointRecord], models: list[ModelRecord]) -> list[
 
 @router.get("/models")
 async def models_page(request: Request) -> HTMLResponse:
-    db = request.app.state.services.db
+    services = request.app.state.services
+    db = services.db
     endpoints = await db.endpoints.list()
     models = await db.models.list(include_retired=True)
+    health = {found.alias: found.health for found in await services.health.report()}
     return await render(
         request,
         "models",
@@ -81,4 +84,5 @@ async def models_page(request: Request) -> HTMLResponse:
         roles=ROLES,
         retired_count=sum(1 for m in models if m.retired),
         model_fill=model_fill,
+        health=health,
     )

@@ -1,4 +1,5 @@
-"""Settings: gateway keys (made and revoked through `/api/keys`), the theme, and the server's access state.
+"""Settings: gateway keys (made and revoked through `/api/keys`), the scheduler (its mode and jobs, changed
+through `/api/scheduler`), the theme, and the server's access state.
 
 The "server and access" table is read-only: those facts come from
 `PANELGATE_*` when the process starts, so the page says what is in force
@@ -11,16 +12,25 @@ password as `***`, a gateway key only by its hint.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from fastapi import APIRouter, Request
 from sqlalchemy.engine import make_url
 from starlette.responses import HTMLResponse
 
 from panelgate.http.access.policy import AccessPolicy
+from panelgate.jobs.runner import SchedulerView
 from panelgate.settings import Settings
 from panelgate.web.frame import THEME_COOKIE, render
 
 router = APIRouter(include_in_schema=False)
+SCHEDULER_MODES = (
+    ("off", "Off", "Nothing runs on its own and nothing is sent (a fresh install starts here)."),
+    ("log-only", "Log only", "Each job's due runs are recorded as “would run”; nothing is sent."),
+    ("run", "Run", "Jobs run when due and send their calls, from one gateway process at a time."),
+)
+RUN_TONES = {"ok": "ok", "running": "empty", "would run": "skipped", "stopped": "skipped"}
+"""A last run's outcome as a chip's tone; any other outcome (failed, timed out, abandoned) is an error."""
 THEME_NOTES = {
     "system": "Follows the browser's preference",
     "light": "Dark text on a pale page",
@@ -40,6 +50,7 @@ class Fact:
 async def settings_page(request: Request) -> HTMLResponse:
     services = request.app.state.services
     policy: AccessPolicy = request.app.state.login.policy
+    scheduler = await services.scheduler.view()
     return await render(
         request,
         "settings",
@@ -48,7 +59,23 @@ async def settings_page(request: Request) -> HTMLResponse:
         theme_notes=THEME_NOTES,
         theme_cookie=THEME_COOKIE,
         server=server_and_access(services.settings, policy),
+        scheduler=scheduler,
+        runner=runner_words(scheduler),
+        modes=SCHEDULER_MODES,
+        run_tones=RUN_TONES,
     )
+
+
+def runner_words(view: SchedulerView) -> str:
+    """Which gateway process runs the jobs, in words (one holds a lease in the database at a time)."""
+    lease = view.lease
+    if lease is None or lease.expires_at <= datetime.now(UTC):
+        if view.state.mode == "off":
+            return "No process runs jobs while the scheduler is off."
+        return "No gateway process holds the scheduler right now; one takes it on its next tick (every 30 s)."
+    if lease.holder == view.holder:
+        return f"This gateway process runs the jobs ({lease.holder})."
+    return f"Another gateway process runs the jobs ({lease.holder})."
 
 
 def server_and_access(settings: Settings, policy: AccessPolicy) -> tuple[Fact, ...]:

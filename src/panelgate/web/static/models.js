@@ -1,6 +1,7 @@
 // Models: the "Show retired" toggle (kept for this tab, so it survives the reload after a change),
-// and the parts of the model dialog that depend on its row: where the model is served, and either
-// Retire… (which opens the retire dialog) or Restore. Every change is a data-api form (app.js).
+// and the parts of the model dialog that depend on its row: where the model is served, its health,
+// and either Retire… (which opens the retire dialog) or Restore. Every change is a data-api form or
+// data-action button (app.js). /models#model-<alias> opens that model's dialog.
 "use strict";
 
 (() => {
@@ -24,6 +25,37 @@
     restore.dataset.alias = model.current;
     restore.querySelector(".form-error").textContent = "";
     document.getElementById("retire-open").dataset.fill = JSON.stringify({ alias: model.current });
+    showHealth(model.current);
+  }
+
+  // the dialog shows the row's health chip and why, and "Check it now" probes that model (app.js data-action)
+  function showHealth(alias) {
+    const cell = editButton(alias)?.closest("tr").querySelector(".health-cell");
+    const shown = document.getElementById("model-health");
+    shown.replaceChildren(...(cell ? cell.cloneNode(true).childNodes : []));
+    for (const part of shown.querySelectorAll("[id]")) part.removeAttribute("id");
+    for (const part of shown.querySelectorAll("[aria-describedby]")) part.removeAttribute("aria-describedby");
+    for (const why of shown.querySelectorAll(".why")) why.hidden = false;
+    const probe = document.getElementById("probe-now");
+    probe.dataset.action = `POST /api/health/${encodeURIComponent(alias)}/probe`;
+    probe.disabled = false;
+  }
+
+  function editButton(alias) {
+    return document.querySelector(`#roster button[data-model="${CSS.escape(alias)}"]`);
+  }
+
+  // /models#model-<alias> (from At a glance) opens that model's dialog, showing retired rows if need be
+  function openFromAddress() {
+    if (!location.hash.startsWith("#model-")) return;
+    const button = editButton(decodeURIComponent(location.hash.slice("#model-".length)));
+    if (!button) return;
+    const toggle = document.getElementById("show-retired");
+    if (toggle && button.closest("tr.retired") && !toggle.checked) {
+      toggle.checked = true;
+      showRetired(true);
+    }
+    button.click();
   }
 
   function openRetire(event) {
@@ -44,5 +76,6 @@
     document.getElementById("retire-open").addEventListener("click", () => {
       document.getElementById("model-dialog").close();
     });
+    openFromAddress();
   });
 })();

@@ -1,0 +1,1 @@
+"""Stock, pricing and batching for a small warehouse."""
