@@ -6,17 +6,24 @@ import os
 import select
 import subprocess
 import sys
+import tempfile
 import termios
 import time
 from collections.abc import Mapping
 
 COMMAND = (sys.executable, "-m", "panelgate")
 
+# The command keeps files (`ask -f`) in its data folder: the tests' go here, never into the
+# person's own folder. Removed when the test process ends.
+_DATA_FOLDER = tempfile.TemporaryDirectory(prefix="panelgate-cli-tests-")
+
 
 def environment(url: str | None, env: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The test's environment without its own `PANELGATE_*` variables, pointed at `url` (when given)."""
+    """The test's environment without its own `PANELGATE_*` variables, pointed at `url` (when given)
+    and at a throwaway data folder (unless `env` names one)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PANELGATE_")}
     environment.pop("COLUMNS", None)
+    environment["PANELGATE_HOME"] = _DATA_FOLDER.name
     if url is not None:
         environment["PANELGATE_URL"] = url
     environment.update(env or {})

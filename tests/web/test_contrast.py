@@ -32,6 +32,7 @@ PAIRS = [
     ("border", "bg", CONTROL),
     ("focus", "bg", CONTROL),
     ("focus", "surface", CONTROL),
+    ("accent", "surface", CONTROL),  # the Benchmarks chart's dots
 ]
 
 

@@ -18,7 +18,7 @@ from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 from tests.web.browser import DESKTOP, PHONE, screenshot_dir, watched_page
 
-PAGES = ("", "collections", "models", "endpoints", "quotas", "settings", "logs", "info")
+PAGES = ("", "collections", "models", "endpoints", "benchmarks", "quotas", "settings", "logs", "info")
 """Each page's path after `/`; the empty one is At a glance, at `/`."""
 LIVE_WITHIN_MS = 5000
 

@@ -13,8 +13,6 @@ refused.
 from __future__ import annotations
 
 import asyncio
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +23,7 @@ import orjson
 
 from panelgate.catalog.facts import Source
 from panelgate.catalog.public_lists import UnreadableCatalog, models_dev_entries, openrouter_entries
+from panelgate.core.files import write_atomically
 from panelgate.store.catalog_book import CatalogEntry
 
 DEFAULT_URLS: dict[Source, str] = {
@@ -64,7 +63,7 @@ async def read_feed(source: Source, url: str, cache_dir: Path) -> Feed:
         except (httpx.HTTPError, OSError, ValueError, _TooLarge) as exc:  # orjson and readers: ValueError
             why = f"could not fetch {url}: {_said(exc)}"
         else:
-            await asyncio.to_thread(_write_atomically, cache_file(cache_dir, source), body)
+            await asyncio.to_thread(write_atomically, cache_file(cache_dir, source), body)
             return Feed(source, "fetched", f"{len(entries):,} models from {url}", entries)
     cached = cache_file(cache_dir, source)
     try:
@@ -93,18 +92,6 @@ async def _fetch(url: str) -> bytes:
                 raise _TooLarge(f"the document passed {MAX_BYTES:,} bytes")
             parts.append(data)
     return b"".join(parts)
-
-
-def _write_atomically(path: Path, body: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(body)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _said(exc: BaseException) -> str:

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from panelgate.cli.asked_files import WHERE, keep, read_sent
 from panelgate.cli.common import JsonFlag, Session, UrlOption, session, split_list
 from panelgate.cli.failures import CliFailure, UsageProblem
 from panelgate.cli.output import Output
@@ -73,7 +74,7 @@ def seat_table(output: Output, bench: dict[str, Any]) -> None:
     output.note("record a verdict with: panelgate verdict <call id> --useful | --not-useful")
 
 
-def stream_panel(s: Session, body: dict[str, Any]) -> None:
+def stream_panel(s: Session, body: dict[str, Any]) -> dict[str, Any]:
     bench: dict[str, Any] | None = None
     with PanelProgress(s.output.err, body["model"]) as progress:
         for event in s.client.events(CHAT_PATH, body):
@@ -88,6 +89,7 @@ def stream_panel(s: Session, body: dict[str, Any]) -> None:
             "on the server (see the dashboard's recent panels)"
         )
     seat_table(s.output, bench)
+    return bench
 
 
 def ask(
@@ -101,8 +103,16 @@ def ask(
     ] = None,
     files: Annotated[
         list[Path] | None,
-        typer.Option("--file", "-f", help="append this file to the prompt", show_default=False),
+        typer.Option(
+            "--file",
+            "-f",
+            help=f"append this file to the prompt; kept in {WHERE} for `panelgate suite mine`",
+            show_default=False,
+        ),
     ] = None,
+    no_keep: Annotated[
+        bool, typer.Option("--no-keep", help="do not keep the -f files for `panelgate suite mine`")
+    ] = False,
     system: Annotated[
         str | None, typer.Option("--system", help="a system message for every seat", show_default=False)
     ] = None,
@@ -126,9 +136,13 @@ def ask(
     prompt = prompt_text(words or [], files or [], sys.stdin)
     if not prompt.strip():
         raise UsageProblem(NOTHING_TO_ASK)
+    sent = {} if no_keep else read_sent(files or [])
     with session(ctx, url, as_json) as s:
         body = chat_body(model, prompt, system, split_list(nominees), stream=not s.as_json)
         if s.as_json:
-            s.output.json(s.client.call("POST", CHAT_PATH, body=body))
+            reply = s.client.call("POST", CHAT_PATH, body=body)
+            s.output.json(reply)
+            bench = reply.get("bench") if isinstance(reply, dict) else None
         else:
-            stream_panel(s, body)
+            bench = stream_panel(s, body)
+        keep(s.output, bench, sent)

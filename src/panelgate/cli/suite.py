@@ -20,10 +20,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from panelgate.cli.common import JsonFlag, Session, UrlOption, session, split_list
 from panelgate.cli.failures import CliFailure
 from panelgate.cli.output import Output
+from panelgate.cli.suite_mine import mine
 from panelgate.cli.suite_seed import seed
 
 group = typer.Typer(no_args_is_help=True, help="The review suite: tasks, runs, and where each model stands.")
 group.command("seed")(seed)
+group.command("mine")(mine)
 RUN_PATH = "/api/suite/run"
 
 

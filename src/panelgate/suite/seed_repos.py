@@ -12,11 +12,10 @@ whole (write a temporary file, then rename), so a reader never sees half.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
+from panelgate.core.files import write_atomically
 from panelgate.store.errors import Invalid, NotFound
 
 REPO_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,39}$")
@@ -91,13 +90,4 @@ def _is_folder(path: Path) -> bool:
 
 
 def _write(file: Path, repos: dict[str, str]) -> None:
-    file.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"repos": repos}, indent=2, ensure_ascii=False) + "\n"
-    handle, temporary = tempfile.mkstemp(dir=file.parent, prefix=".repos-", suffix=".json")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, file)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(file, json.dumps({"repos": repos}, indent=2, ensure_ascii=False) + "\n")

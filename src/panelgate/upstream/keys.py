@@ -23,13 +23,14 @@ import logging
 import os
 import re
 import stat
-import tempfile
 import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
 import orjson
+
+from panelgate.core.files import write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -113,17 +114,6 @@ class KeyStore:
         return loaded
 
     def _write(self, keys: dict[str, str]) -> None:
-        folder = self.key_file.parent
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, temp_name = tempfile.mkstemp(prefix=".keys-", suffix=".tmp", dir=folder)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(orjson.dumps(keys, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp_name, self.key_file)
-        except BaseException:
-            Path(temp_name).unlink(missing_ok=True)
-            raise
+        body = orjson.dumps(keys, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+        write_atomically(self.key_file, body, durable=True)
         self._cached_stamp = None

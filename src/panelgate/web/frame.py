@@ -52,6 +52,7 @@ NAV = (
     PageLink("collections", "Collections"),
     PageLink("models", "Models"),
     PageLink("endpoints", "Endpoints"),
+    PageLink("benchmarks", "Benchmarks"),
     PageLink("quotas", "Quotas"),
     PageLink("settings", "Settings"),
     PageLink("logs", "Logs"),

@@ -26,6 +26,7 @@ from panelgate.http.admin import (
     scheduler,
     status,
     suite,
+    suite_mine,
     suite_seed,
     usage,
 )
@@ -53,5 +54,6 @@ for module in (
     onboarding,
     suite,
     suite_seed,
+    suite_mine,
 ):
     router.include_router(module.router)

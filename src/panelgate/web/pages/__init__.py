@@ -1,12 +1,13 @@
 """One route module per dashboard page; a new page is a module here, a template, and a `NAV` entry."""
 
-from panelgate.web.pages import collections, endpoints, home, info, logs, models, quotas, settings
+from panelgate.web.pages import benchmarks, collections, endpoints, home, info, logs, models, quotas, settings
 
 ROUTERS = (
     home.router,
     collections.router,
     models.router,
     endpoints.router,
+    benchmarks.router,
     quotas.router,
     settings.router,
     logs.router,
