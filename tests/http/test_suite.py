@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from tests.http.helpers import sse_events
+from tests.http.helpers import ask, hello, sse_events
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
@@ -123,6 +123,29 @@ def test_a_false_claim_answered_true_and_a_bug_called_correct_are_on_the_record(
     assert (standings["m2"]["inventions"], standings["m2"]["finding_recall"]) == (1, 0.0)
     assert standings["m2"]["confidently_wrong"] == 0, "a missed bug is wrong, not a false alarm"
     assert [m["alias"] for m in status(bench, model="m2")["models"]] == ["m2"]
+
+
+def test_false_claims_people_verified_in_panel_answers_count_as_confidently_wrong(
+    bench: Gateway, upstream: FakeUpstream
+) -> None:
+    upstream.behave("m1", answer="VERDICT: TRUE" + REASONS)
+    run(bench, models=["m1"], tasks=[FALSE_CLAIM])
+    seats = {s["alias"]: s["call"] for s in ask(bench, hello()).json()["bench"]["seats"]}
+    judge = {"useful": False, "false": ["the loop skips the last item", "it sorts in place"]}
+    bench.api("POST", "/bench/verdict", {"call": seats["m1"], **judge}, expect=200)
+    bench.api(
+        "POST", "/bench/verdict", {"call": seats["m2"], "useful": True, "real": ["it is linear"]}, expect=200
+    )
+    standings = {m["alias"]: m for m in status(bench)["models"]}
+    m1 = standings["m1"]
+    assert (m1["false_claims_believed"], m1["false_claims_verified"], m1["confidently_wrong"]) == (1, 2, 3)
+    assert "m2" not in standings, "a verified real claim is not a mistake, and m2 has no suite answer"
+    bench.api("POST", "/bench/verdict", {"call": seats["m2"], "useful": False, "false": ["x"]}, expect=200)
+    (m2,) = status(bench, model="m2")["models"]
+    assert (m2["on_record"], m2["false_claims_verified"], m2["confidently_wrong"]) == (0, 1, 1)
+    bench.api("POST", "/bench/verdict", {"call": seats["m1"], "useful": True, "false": []}, expect=200)
+    (m1,) = status(bench, model="m1")["models"]
+    assert (m1["false_claims_verified"], m1["confidently_wrong"]) == (0, 1), "a later verdict supersedes"
 
 
 def test_a_dry_run_shows_every_prompt_and_sends_nothing(bench: Gateway, upstream: FakeUpstream) -> None:

@@ -277,6 +277,7 @@ class ThreadServer:
 
         from panelgate.http.app import create_app
         from panelgate.settings import Settings
+        from tests.support.prompt_server import PromptServer
 
         settings = Settings(
             **{
@@ -289,7 +290,7 @@ class ThreadServer:
         config = uvicorn.Config(
             create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
         )
-        self.uvicorn = uvicorn.Server(config)
+        self.uvicorn = PromptServer(config)
         self.thread = threading.Thread(target=self.uvicorn.run, name=f"panelgate:{port}", daemon=True)
 
     def start(self, timeout: float) -> ThreadServer:
@@ -302,7 +303,7 @@ class ThreadServer:
         return self
 
     def stop(self) -> None:
-        self.uvicorn.should_exit = True
+        self.uvicorn.stop_soon()
         self.thread.join(30)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Locator, Page
 
+from tests.http.helpers import ask, hello
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 from tests.web.browser import PHONE, watched_page
@@ -67,7 +68,7 @@ def test_a_claim_answered_right_shows_in_the_standings_the_chart_and_the_heatmap
         assert mine.get_attribute("data-result") == "right" and mine.inner_text() == "✓"
         assert heat_cell(page, "m2", task).get_attribute("data-result") == "not asked"
         assert cells(row_of(page, CLAIMS, "m1"))[-1] == "1 of 1"
-        assert cells(row_of(page, "Confidently wrong answers per model", "m1"))[2] == "none"
+        assert cells(row_of(page, "Confidently wrong answers per model", "m1"))[3] == "none"
 
         page.get_by_role("button", name=f"m1 on {task}: right").click()
         dialog = page.get_by_role("dialog", name=f"m1 on {task}")
@@ -100,12 +101,30 @@ def test_a_false_claim_answered_true_is_an_invention_and_confidently_wrong(
         page.goto(f"{bench.url}/benchmarks")
         _, recall, invented, *_ = cells(row_of(page, "Recall and invention per model", "m1"))
         assert (recall, invented) == ("0% 0 of 1", "100% 1 of 1")
-        alarms, believed, total, tasks = cells(row_of(page, "Confidently wrong answers per model", "m1"))
+        alarms, believed, verified, total, tasks = cells(
+            row_of(page, "Confidently wrong answers per model", "m1")
+        )
         assert alarms.startswith("0 0 of 0") and believed.startswith("1 1 of 1")
-        assert (total, tasks) == ("1 wrong", task)
+        assert (verified, total, tasks) == ("0 verified by people", "1 wrong", task)
         cell = heat_cell(page, "m1", task)
         assert (cell.get_attribute("data-result"), cell.inner_text()) == ("invented", "!")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_false_claims_found_in_panel_answers_show_before_any_suite_run(
+    bench: Gateway, upstream: FakeUpstream, browser: Browser
+):
+    seat = ask(bench, hello()).json()["bench"]["seats"][0]
+    bench.api(
+        "POST", "/bench/verdict", {"call": seat["call"], "useful": False, "false": ["a", "b"]}, expect=200
+    )
+    alias = seat["alias"]
+    with watched_page(browser, bench.url) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/benchmarks")
+        assert "No suite results yet" in page.locator("#no-results").inner_text()
+        *_, verified, total, tasks = cells(row_of(page, "Confidently wrong answers per model", alias))
+        assert (verified, total, tasks) == ("2 verified by people", "2 wrong", "—")
 
 
 def test_speed_shows_the_newest_speed_test(bench: Gateway, upstream: FakeUpstream, browser: Browser):

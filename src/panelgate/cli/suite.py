@@ -231,6 +231,7 @@ def _status_tables(output: Output, found: dict[str, Any]) -> None:
             m["inventions"],
             m["false_alarms"],
             m["false_claims_believed"],
+            m["false_claims_verified"],
             m["confidently_wrong"],
             m["last_asked"],
         )
@@ -243,6 +244,7 @@ def _status_tables(output: Output, found: dict[str, Any]) -> None:
         "inventions",
         "false alarms",
         "false claims believed",
+        "false claims in panels",
         "confidently wrong",
         "last asked",
     )

@@ -207,6 +207,24 @@ class Verdicts:
             tallies = await _tallies(connection, evidence.c.shape == shape)
         return {tally.alias: (tally.useful, tally.judged) for tally in tallies}
 
+    async def false_claims_per_model(self) -> dict[int, int]:
+        """Per model id: the false claims people verified in its answers, over current verdicts.
+
+        The confidently-wrong count's part from real work (the suite adds its traps)."""
+        latest = select(func.max(verdicts.c.id)).group_by(verdicts.c.call)
+        query = (
+            select(evidence.c.model_id, verdicts.c.false_claims)
+            .select_from(verdicts)
+            .join(evidence, evidence.c.call == verdicts.c.call)
+            .where(verdicts.c.id.in_(latest))
+        )
+        counts: dict[int, int] = {}
+        async with self._connections.read() as connection:
+            for model_id, false_claims in (await connection.execute(query)).all():
+                if false_claims:
+                    counts[model_id] = counts.get(model_id, 0) + len(false_claims)
+        return counts
+
     async def pending(self, calls: Sequence[str]) -> list[str]:
         """The calls among `calls`, in order, that answered (ok or empty) and have no verdict yet."""
         wanted = list(dict.fromkeys(call for call in calls if storable(call)))

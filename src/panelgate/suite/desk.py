@@ -20,7 +20,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal, get_args
@@ -224,14 +224,15 @@ class SuiteDesk:
 
     async def standings(self, alias: str | None = None) -> list[ModelTally]:
         """Each model's tallies from its newest answers to the tasks as they are now (stale answers to an
-        earlier version of a task, or to a task since removed, are left out)."""
+        earlier version of a task, or to a task since removed, are left out), with the false claims
+        verdicts verified in its panel answers; a model with only those has no shapes."""
         models = {m.id: m for m in await self._db.models.list(include_retired=True)}
         wanted = None
         if alias is not None:
             model = await self.model(alias)
             wanted = [model.id]
         answers = await self.current_answers(wanted)
-        return tally(
+        tallies = tally(
             ScoredAnswer(
                 a.model_id,
                 models[a.model_id].alias if a.model_id in models else a.alias,
@@ -242,6 +243,16 @@ class SuiteDesk:
             )
             for a in answers
         )
+        verified = await self._db.verdicts.false_claims_per_model()
+        if wanted is not None:
+            verified = {model_id: n for model_id, n in verified.items() if model_id in wanted}
+        merged = [replace(t, verified_false=verified.pop(t.model_id, 0)) for t in tallies]
+        merged += [
+            ModelTally(model_id, models[model_id].alias, (), None, verified_false=n)
+            for model_id, n in verified.items()
+            if model_id in models
+        ]
+        return sorted(merged, key=lambda t: (t.alias, t.model_id))
 
     async def current_answers(self, model_ids: Sequence[int] | None = None) -> list[SuiteAnswer]:
         """The newest answers that answered a task as it is now."""

@@ -10,7 +10,9 @@ judgements, counted as right or wrong.
 *Confidently wrong* is the failure a reviewer pays for most: a model that
 states, unasked to hedge, that correct code is faulty (a control answered
 `FAULT`) or that a false statement about code is true (a false claim
-answered `TRUE`). Both show up as an invention on a judgement task.
+answered `TRUE`). Both show up as an invention on a judgement task. Real
+work adds the third part: the false claims people verified in the model's
+panel answers (their verdicts' `false` claims).
 """
 
 from __future__ import annotations
@@ -77,6 +79,8 @@ class ModelTally:
     alias: str
     shapes: tuple[ShapeTally, ...]
     last_asked: datetime | None
+    verified_false: int = 0
+    """False claims people verified in its panel answers (from verdicts, not the suite)."""
 
     def _finding(self) -> list[ShapeTally]:
         return [t for t in self.shapes if t.shape not in JUDGEMENT_SHAPES]
@@ -112,7 +116,7 @@ class ModelTally:
 
     @property
     def confidently_wrong(self) -> int:
-        return self.false_alarms + self.false_claims_believed
+        return self.false_alarms + self.false_claims_believed + self.verified_false
 
 
 def tally(answers: Iterable[ScoredAnswer]) -> list[ModelTally]:

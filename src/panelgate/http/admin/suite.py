@@ -158,7 +158,10 @@ class ModelStanding(BaseModel):
     inventions: int = Field(description="finding tasks where it claimed what it must not (NO FAULT on a bug)")
     false_alarms: int = Field(description="controls (correct code) answered with a fault")
     false_claims_believed: int = Field(description="false claims answered TRUE")
-    confidently_wrong: int = Field(description="false alarms + false claims believed")
+    false_claims_verified: int = Field(
+        description="false claims people verified in its panel answers (verdicts)"
+    )
+    confidently_wrong: int = Field(description="false alarms + false claims believed + false claims verified")
     shapes: list[ShapeShown]
 
 
@@ -369,6 +372,7 @@ def _standing(tally: ModelTally) -> dict[str, Any]:
         "inventions": tally.inventions,
         "false_alarms": tally.false_alarms,
         "false_claims_believed": tally.false_claims_believed,
+        "false_claims_verified": tally.verified_false,
         "confidently_wrong": tally.confidently_wrong,
         "shapes": [_shape(t) for t in tally.shapes],
     }

@@ -175,7 +175,8 @@ async def benchmarks_page(request: Request) -> HTMLResponse:
     catalogue = await desk.catalogue()
     answers = await desk.current_answers()
     models = await services.db.models.list(include_retired=True)
-    rows = model_rows(models, await desk.standings())
+    tallies = await desk.standings()
+    rows = model_rows(models, [t for t in tallies if t.shapes])
     return await render(
         request,
         "benchmarks",
@@ -184,7 +185,7 @@ async def benchmarks_page(request: Request) -> HTMLResponse:
         on_bench=any(not m.retired for m in models),
         chart=Chart.of(rows),
         heat=heatmap(rows, catalogue.runnable(), list(catalogue.tasks.values()), answers),
-        wrong=confidently_wrong(rows, answers),
+        wrong=confidently_wrong(models, tallies, answers),
         speeds=await speeds(services, models),
         results=RESULTS,
         result_words=RESULT_WORDS,
@@ -237,13 +238,20 @@ def heatmap(
     return heat
 
 
-def confidently_wrong(rows: Sequence[ModelRow], answers: Sequence[SuiteAnswer]) -> list[Wrong]:
-    """Each model with answers, and the claims and controls it answered with confident mistakes."""
+def confidently_wrong(
+    models: Sequence[ModelRecord], tallies: Sequence[ModelTally], answers: Sequence[SuiteAnswer]
+) -> list[Wrong]:
+    """Each model with suite answers or verified false claims, and the claims and controls it
+    answered with confident mistakes."""
+    retired = {m.id for m in models if m.retired}
     wrong: dict[int, list[str]] = {}
     for answer in answers:
         if answer.shape in JUDGEMENT_SHAPES and Score.from_json(answer.score).invented:
             wrong.setdefault(answer.model_id, []).append(answer.task_id)
-    return [Wrong(row, sorted(wrong.get(row.model_id, []))) for row in rows if row.tally]
+    return [
+        Wrong(ModelRow(t.model_id, t.alias, t.model_id in retired, t), sorted(wrong.get(t.model_id, [])))
+        for t in sorted(tallies, key=lambda t: t.alias.lower())
+    ]
 
 
 async def speeds(services: Services, models: Sequence[ModelRecord]) -> list[Speed]:
