@@ -97,10 +97,14 @@ def watched_page(
         context.close()
 
 
-def screenshot_dir() -> Path:
-    """Where page screenshots go: `PANELGATE_SCREENSHOTS` or build/screenshots in the repository."""
-    folder = Path(
-        os.environ.get("PANELGATE_SCREENSHOTS") or Path(__file__).parents[2] / "build" / "screenshots"
-    )
+def screenshot_dir() -> Path | None:
+    """Where page screenshots go when asked for (`PANELGATE_SCREENSHOTS`); None when they are not.
+
+    A full-page screenshot costs more than the page's checks, so runs that
+    only check (CI) take none."""
+    wanted = os.environ.get("PANELGATE_SCREENSHOTS")
+    if not wanted:
+        return None
+    folder = Path(wanted)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
