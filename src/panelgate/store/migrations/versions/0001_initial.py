@@ -5,7 +5,7 @@ Revises:
 Create Date: 2025-01-01
 
 Self-contained on purpose: a migration describes the schema as it was at its
-revision, so it does not import `tables.py` (which moves on).
+revision, so it does not import `store.tables` (which moves on).
 """
 
 from __future__ import annotations
