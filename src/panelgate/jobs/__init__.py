@@ -1,4 +1,4 @@
-"""The scheduler and its jobs: health probes, auto-retire (later: catalog refresh, suite passes).
+"""The scheduler and its jobs: health probes, speed tests, auto-retire, catalog refresh, suite passes.
 
 `Scheduler` (runner.py) runs inside every gateway process; the one holding
 the database lease runs the jobs (registry.py) at their due times.
