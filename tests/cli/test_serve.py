@@ -5,14 +5,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support.gateway import free_port
+from tests.support.gateway import free_port, wait_for_health
 
 GOOD_TOKEN = "a-serve-token-of-24-char"
 
@@ -61,17 +60,7 @@ def served_on_every_address(tmp_path: Path) -> Iterator[str]:
         )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                raise AssertionError(f"serve exited:\n{log.read_text(errors='replace')}")
-            try:
-                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "serve did not answer /health within 30 s"
-            time.sleep(0.1)
+        wait_for_health(url, process, log, 30)
         yield url
     finally:
         process.terminate()

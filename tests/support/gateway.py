@@ -46,6 +46,23 @@ def psql(server_url: str, sql: str) -> None:
     subprocess.run(["psql", server_url, "-v", "ON_ERROR_STOP=1", "-qc", sql], check=True, capture_output=True)
 
 
+def wait_for_health(url: str, process: subprocess.Popen[bytes], log: Path, timeout: float) -> None:
+    """Until the child serving `url` answers `/health`; fails with its log if it exits or stays silent."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"panelgate exited at start:\n{log.read_text(errors='replace')}")
+        try:
+            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(
+        f"panelgate did not answer /health within {timeout} s:\n{log.read_text(errors='replace')}"
+    )
+
+
 def database_url(server_url: str, name: str) -> str:
     return f"{server_url.rsplit('/', 1)[0]}/{name}"
 
@@ -191,17 +208,8 @@ class Gateway:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"panelgate exited at start:\n{self.log()}")
-            try:
-                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
-                    return self
-            except httpx.TransportError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"panelgate did not answer /health within {timeout} s:\n{self.log()}")
+        wait_for_health(self.url, self.process, self.log_path, timeout)
+        return self
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

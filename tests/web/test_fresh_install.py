@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.cli.runner import panelgate
-from tests.support.gateway import free_port
+from tests.support.gateway import free_port, wait_for_health
 from tests.support.upstream import FakeUpstream
 from tests.web.browser import watched_page
 
@@ -44,16 +43,7 @@ def served(tmp_path: Path) -> Iterator[str]:
         )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, f"scripts/serve exited:\n{log.read_text(errors='replace')}"
-            try:
-                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "scripts/serve did not answer /health within 60 s"
-            time.sleep(0.1)
+        wait_for_health(url, process, log, 60)
         yield url
     finally:
         process.terminate()
