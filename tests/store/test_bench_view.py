@@ -48,6 +48,25 @@ async def test_another_process_edit_shows_soon_after_the_max_age_without_a_panel
         await other.close()
 
 
+async def test_workers_of_one_server_see_each_others_edits_at_once(bench: Database, settings: Settings):
+    """`serve --workers N`: the processes share a stamp in the data folder, so no edit waits a second."""
+    workers = settings.model_copy(update={"workers": 2})
+    first, second = await Database.open(workers), await Database.open(workers)
+    try:
+        first.bench._max_age_s = second.bench._max_age_s = 3600  # no background re-read can help
+        before = await second.bench.snapshot()
+        assert "core" not in before.collections
+        await first.collections.save(CollectionInfo(name="core", members=("alpha",)), actor="t")
+        assert (await second.bench.snapshot()).collections["core"].members == ("alpha",)
+        again = await second.bench.snapshot()
+        assert await second.bench.snapshot() is again  # read once per edit, not once per use
+        await second.models.rename("alpha", "first", actor="t")
+        assert (await first.bench.snapshot()).collections["core"].members == ("first",)
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_the_copy_is_read_again_only_when_the_shared_config_version_moves(bench: Database):
     bench.bench._max_age_s = 0.05
     before = await bench.bench.snapshot()

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import Any
 
 import typer
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def serve(
@@ -27,6 +30,7 @@ def serve(
 
     from panelgate.http.access.policy import problems
     from panelgate.http.app import create_app
+    from panelgate.http.workers import WorkerPlan, refuse_taken_port, serve_workers
     from panelgate.settings import Settings
 
     given = {"bind": host, "port": port, "workers": workers}
@@ -37,26 +41,27 @@ def serve(
             typer.echo(f"panelgate cannot start: {problem}", err=True)
         raise typer.Exit(2)
     settings.ensure_data_dir()
-    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=log_level.upper(), format=LOG_FORMAT)
     processes = f", {settings.workers} processes" if settings.workers > 1 else ""
     where = f"http://{settings.bind}:{settings.port}"
     typer.echo(f"panelgate on {where}  (data: {settings.data_dir}{processes})", err=True)
-    several = settings.workers > 1
-    if several:  # each worker builds its app from the environment, so the command line's choices go there
-        os.environ.update(
-            PANELGATE_BIND=settings.bind,
-            PANELGATE_PORT=str(settings.port),
-            PANELGATE_WORKERS=str(settings.workers),
-        )
-    uvicorn.run(
-        "panelgate.http.app:app_from_environment" if several else create_app(settings),
-        factory=several,
-        workers=settings.workers if several else None,
-        host=settings.bind,
-        port=settings.port,
-        log_level=log_level,
-        loop="uvloop",
-        http="httptools",
-        access_log=False,
-        timeout_graceful_shutdown=30,
-    )
+    options: dict[str, Any] = {
+        "log_level": log_level,
+        "loop": "uvloop",
+        "http": "httptools",
+        "access_log": False,
+        "timeout_graceful_shutdown": 30,
+    }
+    if settings.workers == 1:
+        uvicorn.run(create_app(settings), host=settings.bind, port=settings.port, **options)
+        return
+    # each worker builds its app from the environment, so the command line's choices go there
+    os.environ.update(PANELGATE_BIND=settings.bind, PANELGATE_PORT=str(settings.port))
+    os.environ["PANELGATE_WORKERS"] = str(settings.workers)
+    try:
+        refuse_taken_port(settings.bind, settings.port)
+    except OSError as exc:
+        typer.echo(f"panelgate cannot start: {where} is not free ({exc.strerror})", err=True)
+        raise typer.Exit(1) from exc
+    plan = WorkerPlan(settings.bind, settings.port, options, log_level, LOG_FORMAT)
+    raise typer.Exit(serve_workers(settings.workers, plan))

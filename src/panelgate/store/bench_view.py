@@ -2,13 +2,14 @@
 
 Collections, the roster, the gateway limits, the endpoints and the hand-set
 rate rules change when a person edits them, and are read by every panel;
-reading them query by query per panel was most of a panel's cost. The copy is dropped at once when
-this process commits an edit (the next panel waits for the re-read). Once
-it is older than `max_age_s`, the shared config version (one row, bumped by
-every edit of every process) is asked in the background, and the bench is
-re-read only when it moved: another process's edit shows within about
-`max_age_s`, no panel waits for it, and an idle bench costs one tiny read
-a second.
+reading them query by query per panel was most of a panel's cost. The copy
+is dropped at once when this process, or another worker of the same server,
+commits an edit (the next panel waits for the re-read; see `config_stamp`).
+Once it is older than `max_age_s`, the shared config version (one row,
+bumped by every edit of every process) is asked in the background, and the
+bench is re-read only when it moved: a separate server's edit shows within
+about `max_age_s`, no panel waits for it, and an idle bench costs one tiny
+read a second.
 """
 
 from __future__ import annotations
@@ -54,12 +55,7 @@ class BenchView:
         gateway: Gateway,
         rates: RateBook,
         max_age_s: float = 1.0,
-        check_every_read: bool = False,
     ) -> None:
-        """`check_every_read` asks the config version before every use of the copy (a ~20 µs inline read
-        on SQLite, a round trip on PostgreSQL), for worker processes that share a port: an edit made
-        through one shows at once on all of them.
-        """
         self._connections = connections
         self._endpoints = endpoints
         self._models = models
@@ -68,7 +64,6 @@ class BenchView:
         self._rates = rates
         self._facts: RosterFacts | None = None
         self._max_age_s = max_age_s
-        self._check_every_read = check_every_read
         self._snapshot: BenchSnapshot | None = None
         self._generation = -1
         self._version = -1
@@ -77,21 +72,19 @@ class BenchView:
         self._checking: asyncio.Task[None] | None = None
 
     async def snapshot(self) -> BenchSnapshot:
-        if (found := await self._current()) is not None:
+        if (found := self._current()) is not None:
             if time.monotonic() - self._checked_at > self._max_age_s and (
                 self._checking is None or self._checking.done()
             ):
                 self._checking = asyncio.create_task(self._check())
             return found
         async with self._reading:  # one re-read for every panel that found the copy unusable
-            if (found := await self._current()) is not None:
+            if (found := self._current()) is not None:
                 return found
             return await self._read()
 
-    async def _current(self) -> BenchSnapshot | None:
+    def _current(self) -> BenchSnapshot | None:
         if self._snapshot is None or self._generation != self._connections.config_generation:
-            return None
-        if self._check_every_read and await self._connections.config_version() != self._version:
             return None
         return self._snapshot
 

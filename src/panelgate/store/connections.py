@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from panelgate.store.bulk import select_rows
+from panelgate.store.config_stamp import SharedStamp
 from panelgate.store.errors import Conflict
 from panelgate.store.sqlite_writer import InlineSQLiteWriter
 from panelgate.store.tables import config_version
@@ -69,7 +70,8 @@ def _begin_sqlite(connection: Connection) -> None:
 class Connections:
     """Hands out transactions: `read()` for queries, `write()` for changes."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, stamp: SharedStamp | None = None) -> None:
+        """`stamp` is shared with the other worker processes of this server (see `config_stamp`)."""
         self.engine = engine
         self._writer = engine.execution_options(**{WRITE_OPTION: True})
         # SQLite has one writer at a time; taking turns here instead of in its
@@ -80,8 +82,16 @@ class Connections:
         self._sqlite_writer = (
             InlineSQLiteWriter(engine.url, _tune_sqlite, checkpoint=self._checkpoint) if sqlite else None
         )
-        self.config_generation = 0
-        """Counts this process's committed edits of the configuration (not panels or verdicts)."""
+        self._edits = 0
+        self._stamp = stamp
+
+    @property
+    def config_generation(self) -> int:
+        """Moves with every committed edit of the configuration (not panels or verdicts).
+
+        This process's edits, or with a shared stamp, those of every worker of this server.
+        """
+        return self._edits if self._stamp is None else self._stamp.read()
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
@@ -108,7 +118,9 @@ class Connections:
             ) from exc
         finally:
             if edits_config:
-                self.config_generation += 1
+                self._edits += 1
+                if self._stamp is not None:
+                    self._stamp.move()
 
     async def write_all_at_once(self, work: Callable[[Connection], T]) -> T:
         """`work` (plain synchronous Core) in one write transaction, for writes on every panel's path.
@@ -154,3 +166,6 @@ class Connections:
     async def close(self) -> None:
         if self._sqlite_writer is not None:
             await self._sqlite_writer.close()
+        if self._stamp is not None:
+            self._stamp.close()
+            self._stamp = None

@@ -16,6 +16,7 @@ from panelgate.store.bench_view import BenchView
 from panelgate.store.catalog_book import CatalogBook
 from panelgate.store.collections import Collections
 from panelgate.store.config_io import ConfigIO
+from panelgate.store.config_stamp import CONFIG_STAMP, SharedStamp
 from panelgate.store.connections import Connections, make_engine
 from panelgate.store.endpoints import Endpoints
 from panelgate.store.fact_book import FactBook
@@ -42,10 +43,11 @@ class Database:
     cached view every panel reads."""
 
     def __init__(
-        self, engine: AsyncEngine, *, check_bench_every_read: bool = False, redis: RedisLink | None = None
+        self, engine: AsyncEngine, *, stamp: SharedStamp | None = None, redis: RedisLink | None = None
     ) -> None:
+        """`stamp`: shared by the worker processes of one server, so an edit through one shows on all."""
         self.engine = engine
-        self._connections = connections = Connections(engine)
+        self._connections = connections = Connections(engine, stamp=stamp)
         self.shared = shared_state(connections, redis)
         """Rate counts, key minutes and route stickiness: in this database, or in Redis (`store.shared`)."""
         self.endpoints = Endpoints(connections)
@@ -78,7 +80,6 @@ class Database:
             collections=self.collections,
             gateway=self.gateway,
             rates=self.rates,
-            check_every_read=check_bench_every_read,
         )
 
     @classmethod
@@ -92,10 +93,10 @@ class Database:
         except BaseException:
             await engine.dispose()
             raise
-        # Worker processes of one server check the shared config version on every request (an
-        # inline read on SQLite, a round trip on PostgreSQL), so an edit through one shows at
-        # once on all of them; separate servers check once a second (see `BenchView`).
-        return cls(engine, check_bench_every_read=settings.workers > 1, redis=redis)
+        # Worker processes of one server share a stamp in the data folder, so an edit through one
+        # shows at once on all of them; separate servers see it within a second (see `BenchView`).
+        stamp = SharedStamp(settings.data_dir / CONFIG_STAMP) if settings.workers > 1 else None
+        return cls(engine, stamp=stamp, redis=redis)
 
     async def close(self) -> None:
         try:

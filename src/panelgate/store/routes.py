@@ -7,6 +7,10 @@ so an agent keeps its model across restarts and on every gateway process.
 A turn's record (never the prompt) and the conversation's new state are
 written together; the first turn a model answers in a conversation also
 leaves one evidence row (`<conversation>.<n>`), judgeable like a seat.
+Turns are not batched as panels are: on SQLite the write is inline and
+never yields, so a streamed turn's last chunks and its end go out in one
+write to the caller. Waiting for a batch split them in two, and most
+batches held a single turn.
 
 The split with Redis: the database always keeps the record (every turn,
 each conversation's row for the dashboard and `/api/routes`, evidence);

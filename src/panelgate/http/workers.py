@@ -1,0 +1,167 @@
+"""`panelgate serve --workers N` on Linux: N processes on one port, each listening on a socket of its own.
+
+Processes sharing one listening socket do not share its connections: Linux
+wakes the process that waited last, which is the one that just finished a
+request, so the busiest worker accepts nearly every new connection. Sixteen
+agents connecting together all landed in one of two workers (16 of 16,
+measured with `ss` during `benchmarks/route.py`) while the other idled, and
+keep-alive kept them there. With `SO_REUSEPORT` each worker listens on a
+socket of its own and the kernel spreads new connections across them.
+
+The supervisor first binds the port once without `SO_REUSEPORT`, so a
+second server on a port already served is refused instead of joining the
+group. It restarts a worker that dies, stops when one cannot start (a
+broken app or port fails the same way every time), and on SIGINT or
+SIGTERM lets every worker finish its requests before it exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import socket
+import sys
+from dataclasses import dataclass
+from multiprocessing.context import SpawnContext, SpawnProcess
+from types import FrameType
+from typing import Any
+
+import uvicorn
+from uvicorn.config import STARTUP_FAILURE
+
+log = logging.getLogger(__name__)
+
+APP = "panelgate.http.app:app_from_environment"
+"""Each worker builds its app from `PANELGATE_*`, which `serve` sets from its command line."""
+BACKLOG = 2048
+PR_SET_PDEATHSIG = 1
+"""prctl(2): the signal a process gets when its parent dies."""
+STOP_GRACE_S = 5.0
+"""Beyond the workers' own graceful-shutdown timeout, before a worker that will not stop is killed."""
+
+
+def spreads_connections() -> bool:
+    """Whether the kernel balances new connections across `SO_REUSEPORT` sockets (Linux; macOS does not)."""
+    return sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+
+
+@dataclass(frozen=True)
+class WorkerPlan:
+    host: str
+    port: int
+    uvicorn_options: dict[str, Any]
+    """`uvicorn.Config` keywords besides the app, host and port."""
+    log_level: str
+    log_format: str
+
+
+def refuse_taken_port(host: str, port: int) -> None:
+    """Raise `OSError` when anything, another panelgate included, already listens on `host:port`."""
+    family, address = _address(host, port)
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(address)
+
+
+def serve_workers(count: int, plan: WorkerPlan) -> int:
+    """Run `count` workers until SIGINT or SIGTERM (or one fails to start); returns the exit status.
+
+    Where the kernel would not spread connections, uvicorn's own workers on one shared socket.
+    """
+    if not spreads_connections():
+        options = {"host": plan.host, "port": plan.port, **plan.uvicorn_options}
+        uvicorn.run(APP, factory=True, workers=count, **options)
+        return 0
+    spawn = multiprocessing.get_context("spawn")
+    stopping: list[int] = []
+
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        stopping.append(signum)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stop)
+    workers = [_start(spawn, plan) for _ in range(count)]
+    try:
+        return _keep_serving(workers, spawn, plan, stopping)
+    finally:
+        _stop(workers, plan.uvicorn_options.get("timeout_graceful_shutdown", 0) + STOP_GRACE_S)
+
+
+def _keep_serving(
+    workers: list[SpawnProcess], spawn: SpawnContext, plan: WorkerPlan, stopping: list[int]
+) -> int:
+    """Replace workers that die until told to stop; STARTUP_FAILURE when one could not start."""
+    while not stopping:
+        multiprocessing.connection.wait([w.sentinel for w in workers], timeout=0.5)
+        for index, worker in enumerate(workers):
+            if worker.is_alive() or stopping:
+                continue
+            if worker.exitcode == STARTUP_FAILURE:
+                log.error("a worker could not start (see above); stopping")
+                return STARTUP_FAILURE
+            log.warning("worker %s stopped with status %s; starting another", worker.pid, worker.exitcode)
+            workers[index] = _start(spawn, plan)
+    return 0
+
+
+def _stop(workers: list[SpawnProcess], grace_s: float) -> None:
+    for worker in workers:
+        worker.terminate()  # SIGTERM: uvicorn finishes the requests in flight
+    for worker in workers:
+        worker.join(grace_s)
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
+
+
+def _start(spawn: SpawnContext, plan: WorkerPlan) -> SpawnProcess:
+    worker = spawn.Process(target=_serve_one, args=(plan, os.getpid()), name="panelgate worker")
+    worker.start()
+    return worker
+
+
+def _serve_one(plan: WorkerPlan, supervisor: int) -> None:
+    """A worker's life: its own listening socket, then uvicorn until told to stop."""
+    _stop_with_supervisor(supervisor)
+    logging.basicConfig(level=plan.log_level.upper(), format=plan.log_format)
+    try:
+        listening = _listening_socket(plan.host, plan.port)
+    except OSError as exc:
+        log.error("cannot listen on %s:%s: %s", plan.host, plan.port, exc)
+        sys.exit(STARTUP_FAILURE)
+    config = uvicorn.Config(APP, factory=True, host=plan.host, port=plan.port, **plan.uvicorn_options)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C reaches the whole terminal group; uvicorn stopped
+        uvicorn.Server(config).run(sockets=[listening])
+
+
+def _stop_with_supervisor(supervisor: int) -> None:
+    """Ask Linux for SIGTERM when the supervisor dies (even by SIGKILL), so no worker keeps the port."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != supervisor:  # it died before the request took effect
+        sys.exit(0)
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    family, address = _address(host, port)
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        listening.bind(address)
+        listening.listen(BACKLOG)
+    except OSError:
+        listening.close()
+        raise
+    return listening
+
+
+def _address(host: str, port: int) -> tuple[socket.AddressFamily, Any]:
+    family, _, _, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    return family, address
