@@ -6,13 +6,10 @@ share this program start fast.
 
 from __future__ import annotations
 
-import logging
 import os
 from typing import Any
 
 import typer
-
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def serve(
@@ -30,6 +27,7 @@ def serve(
 
     from panelgate.http.access.policy import problems
     from panelgate.http.app import create_app
+    from panelgate.http.server_logging import set_up_logging
     from panelgate.http.workers import WorkerPlan, refuse_taken_port, serve_workers
     from panelgate.settings import Settings
 
@@ -41,7 +39,7 @@ def serve(
             typer.echo(f"panelgate cannot start: {problem}", err=True)
         raise typer.Exit(2)
     settings.ensure_data_dir()
-    logging.basicConfig(level=log_level.upper(), format=LOG_FORMAT)
+    set_up_logging(log_level)
     processes = f", {settings.workers} processes" if settings.workers > 1 else ""
     where = f"http://{settings.bind}:{settings.port}"
     typer.echo(f"panelgate on {where}  (data: {settings.data_dir}{processes})", err=True)
@@ -63,5 +61,5 @@ def serve(
     except OSError as exc:
         typer.echo(f"panelgate cannot start: {where} is not free ({exc.strerror})", err=True)
         raise typer.Exit(1) from exc
-    plan = WorkerPlan(settings.bind, settings.port, options, log_level, LOG_FORMAT)
+    plan = WorkerPlan(settings.bind, settings.port, options, log_level)
     raise typer.Exit(serve_workers(settings.workers, plan))

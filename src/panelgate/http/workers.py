@@ -34,6 +34,8 @@ from typing import Any
 import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 
+from panelgate.http.server_logging import set_up_logging
+
 log = logging.getLogger(__name__)
 
 APP = "panelgate.http.app:app_from_environment"
@@ -57,7 +59,6 @@ class WorkerPlan:
     uvicorn_options: dict[str, Any]
     """`uvicorn.Config` keywords besides the app, host and port."""
     log_level: str
-    log_format: str
 
 
 def refuse_taken_port(host: str, port: int) -> None:
@@ -128,7 +129,7 @@ def _start(spawn: SpawnContext, plan: WorkerPlan) -> SpawnProcess:
 def _serve_one(plan: WorkerPlan, supervisor: int) -> None:
     """A worker's life: its own listening socket, then uvicorn until told to stop."""
     _stop_with_supervisor(supervisor)
-    logging.basicConfig(level=plan.log_level.upper(), format=plan.log_format)
+    set_up_logging(plan.log_level)
     try:
         listening = _listening_socket(plan.host, plan.port)
     except OSError as exc:
