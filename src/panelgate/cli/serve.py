@@ -56,8 +56,11 @@ def serve(
         uvicorn.run(create_app(settings), host=settings.bind, port=settings.port, **options)
         return
     # each worker builds its app from the environment, so the command line's choices go there
-    os.environ.update(PANELGATE_BIND=settings.bind, PANELGATE_PORT=str(settings.port))
-    os.environ["PANELGATE_WORKERS"] = str(settings.workers)
+    os.environ.update(
+        PANELGATE_BIND=settings.bind,
+        PANELGATE_PORT=str(settings.port),
+        PANELGATE_WORKERS=str(settings.workers),
+    )
     try:
         refuse_taken_port(settings.bind, settings.port)
     except OSError as exc:
