@@ -95,7 +95,7 @@ def create_app(settings: Settings | None = None) -> AccessLog:
                 where, key_name=endpoint.key_name, headers=endpoint.headers, endpoint=endpoint.name
             )
 
-        catalog = app.state.catalog = Catalog(db, settings.data_dir / "catalog", listing)
+        catalog = Catalog(db, settings.data_dir / "catalog", listing)
         catalog.attach()  # facts merged into every roster read; smaller windows learned from refusals
         slot = ProcessSlot(settings.data_dir / "slots")
         ids = PanelIdIssuer(slot.take(), SLOTS)
@@ -124,6 +124,7 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             health=health_desk,
             scheduler=scheduler,
             onboarding=onboarding,
+            catalog=catalog,
         )
         try:
             async with mcp.running(), scheduler.running(), onboarding.running():

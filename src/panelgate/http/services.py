@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
+from panelgate.catalog.desk import Catalog
 from panelgate.engine.health import HealthDesk
 from panelgate.engine.onboarding import OnboardingQueue
 from panelgate.engine.panel import PanelRunner
@@ -33,6 +34,8 @@ class Services:
     health: HealthDesk
     scheduler: Scheduler
     onboarding: OnboardingQueue
+    catalog: Catalog
+    """Public catalogs and each model's facts (the catalog room's desk)."""
 
 
 def services(request: Request) -> Services:

@@ -21,7 +21,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
-from panelgate.catalog.desk import Catalog, ModelFacts
+from panelgate.catalog.desk import ModelFacts
 from panelgate.catalog.facts import FACTS, FactName, Known, Source, price_of
 from panelgate.catalog.refresh import RefreshReport
 from panelgate.core.errors import BadRequest
@@ -30,6 +30,7 @@ from panelgate.http.admin.shapes import only_fields, plain
 from panelgate.http.body import json_body, read_json_object
 from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
+from panelgate.http.services import services
 from panelgate.store.catalog_book import SourceState
 from panelgate.store.errors import Invalid
 from panelgate.store.fact_book import HoldRecord
@@ -38,12 +39,6 @@ from panelgate.store.rules import check_base_url
 
 router = APIRouter()
 PublicSource = Literal["models.dev", "openrouter"]
-
-
-def catalog_of(request: Request) -> Catalog:
-    """The process's catalog desk, made in the app's lifespan."""
-    found: Catalog = request.app.state.catalog
-    return found
 
 
 class PriceShown(BaseModel):
@@ -147,26 +142,26 @@ class RefreshShown(BaseModel):
 
 @router.get("/models/{alias}/facts", response_model=ModelFactsShown)
 async def model_facts(request: Request, alias: str) -> Response:
-    return json_response(facts_shown(await catalog_of(request).facts_of(alias)))
+    return json_response(facts_shown(await services(request).catalog.facts_of(alias)))
 
 
 @router.put("/models/{alias}/facts", response_model=ModelFactsShown, openapi_extra=json_body(FactOverrides))
 async def override_facts(request: Request, alias: str) -> Response:
     body = only_fields(await read_json_object(request, 100_000), set(FACTS))
-    found = await catalog_of(request).set_overrides(alias, body, caller_of(request))
+    found = await services(request).catalog.set_overrides(alias, body, caller_of(request))
     return json_response(facts_shown(found))
 
 
 @router.post("/models/{alias}/allow-paid", response_model=ModelFactsShown)
 async def allow_paid(request: Request, alias: str) -> Response:
     """Let the model be called though it costs money (it leaves the price watch for good)."""
-    found = await catalog_of(request).allow_paid(alias, caller_of(request))
+    found = await services(request).catalog.allow_paid(alias, caller_of(request))
     return json_response(facts_shown(found))
 
 
 @router.get("/catalog", response_model=CatalogShown)
 async def show_catalog(request: Request) -> Response:
-    return json_response({"sources": [_source(s) for s in await catalog_of(request).sources()]})
+    return json_response({"sources": [_source(s) for s in await services(request).catalog.sources()]})
 
 
 @router.put("/catalog/sources/{source}", response_model=CatalogShown, openapi_extra=json_body(SourceChange))
@@ -183,7 +178,7 @@ async def change_source(request: Request, source: PublicSource) -> Response:
             url = check_base_url(url)
         except Invalid as exc:
             raise BadRequest(exc.message.replace("base_url", "url"), param="url") from None
-    catalog = catalog_of(request)
+    catalog = services(request).catalog
     await catalog.set_source_url(source, url, caller_of(request))
     return json_response({"sources": [_source(s) for s in await catalog.sources()]})
 
@@ -191,7 +186,7 @@ async def change_source(request: Request, source: PublicSource) -> Response:
 @router.post("/catalog/refresh", response_model=RefreshShown)
 async def refresh_catalog(request: Request) -> Response:
     """Read the public catalogs (fetched, else their cached copies) and each endpoint's listing now."""
-    report: RefreshReport = await catalog_of(request).refresh()
+    report: RefreshReport = await services(request).catalog.refresh()
     return json_response(
         {
             "sources": [_source(s) for s in report.sources],

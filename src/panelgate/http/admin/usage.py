@@ -23,7 +23,6 @@ from starlette.responses import Response
 
 from panelgate.catalog.costs import Prices, call_cost, spend_cost, total
 from panelgate.core.errors import BadRequest, NotFound
-from panelgate.http.admin.catalog import catalog_of
 from panelgate.http.admin.shapes import plain
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
@@ -109,7 +108,7 @@ async def usage(request: Request, limit: int = 100, month: str | None = None) ->
     book = services(request).db.usage
     now = datetime.now(UTC)
     start, end = _month(month, now)
-    prices = await catalog_of(request).prices()
+    prices = await services(request).catalog.prices()
     day_spend = await book.spend(now - timedelta(days=1))
     month_spend = await book.spend(start, end, by_collection=True)
     return json_response(
@@ -135,7 +134,7 @@ async def panel_cost(request: Request, panel_id: str) -> Response:
         raise NotFound(f"no panel `{panel_id[:80]}` on record", param="panel_id")
     panel, _ = found
     entries = await db.usage.for_panel(panel.id)
-    prices = await catalog_of(request).prices()
+    prices = await services(request).catalog.prices()
     costs = total((call_cost(e, prices), 1) for e in entries)
     return json_response(
         {
