@@ -41,6 +41,25 @@ def test_collection_save_add_and_remove_edit_the_members_and_keep_every_other_fi
         assert after[field] == before[field], field
 
 
+def test_collection_save_sets_what_panels_do_with_offered_tools_and_who_owes_verdicts(
+    bench: Gateway, upstream: FakeUpstream
+):
+    run = panelgate(
+        "collection", "save", "core", "--offered-tools", "refuse", "--verdicts-owed", "chats", url=bench.url
+    )
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"^offered tools\s+refuse$", run.stdout, re.MULTILINE)
+    assert re.search(r"^verdicts owed\s+chats$", run.stdout, re.MULTILINE)
+    core = shown(bench, "core")
+    assert (core["offered_tools"], core["verdicts_owed"], core["members"]) == (
+        "refuse",
+        "chats",
+        ["m1", "m2", "m3"],
+    )
+    wrong = panelgate("collection", "save", "core", "--verdicts-owed", "some", url=bench.url)
+    assert wrong.returncode == 1 and "verdicts_owed" in wrong.stderr
+
+
 def test_collection_show_prints_its_fields_and_json_is_the_servers_answer(
     bench: Gateway, upstream: FakeUpstream
 ):

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from panelgate.core.errors import BadRequest, TooLarge, Unavailable
-from panelgate.core.route_choice import TurnFacts, conversation_key, route_plan
+from panelgate.core.route_choice import TurnFacts, calls_tools, conversation_key, route_plan
 from panelgate.core.types import CollectionInfo, ModelInfo
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
@@ -69,3 +69,26 @@ def test_the_conversation_key_is_the_same_for_every_turn_and_differs_by_first_me
     assert conversation_key("x", "k", first) != conversation_key("x", "other", first)
     parts = [{"role": "user", "content": [{"type": "text", "text": "q"}]}]
     assert conversation_key("x", "k", parts) == conversation_key("x", "k", [{"role": "user", "content": "q"}])
+
+
+def test_a_named_session_keys_the_conversation_whatever_its_opening():
+    first = [{"role": "system", "content": "s"}, {"role": "user", "content": "q"}]
+    other = [{"role": "user", "content": "something else"}]
+    assert conversation_key("x", "k", first, "s1") == conversation_key("x", "k", other, "s1")
+    assert conversation_key("x", "k", first, "s1") != conversation_key("x", "k", first, "s2")
+    assert conversation_key("x", "k", first, "s1") != conversation_key("x", "other", first, "s1")
+    assert conversation_key("x", "k", first, "s1") != conversation_key("x", "k", first)
+
+
+def test_system_entries_after_the_opening_do_not_change_the_conversation_key():
+    first = [{"role": "system", "content": "s"}, {"role": "user", "content": "q"}]
+    later = [*first, {"role": "system", "content": "agent types"}, {"role": "assistant", "content": "a"}]
+    assert conversation_key("x", "k", first) == conversation_key("x", "k", later)
+
+
+def test_tools_can_be_called_only_by_a_member_that_may_take_turns_and_has_the_fact():
+    collection = CollectionInfo("x", ("a", "b", "c"))
+    assert not calls_tools(collection, roster(a={}, b={"tools": False}))
+    assert not calls_tools(collection, roster(a={"tools": True, "retired": True}))
+    assert not calls_tools(collection, roster(a={"tools": True, "ad_hoc": True}))
+    assert calls_tools(collection, roster(a={}, c={"tools": True}))

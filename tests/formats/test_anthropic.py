@@ -59,7 +59,7 @@ def test_decode_reads_collection_suffix_nominees_reply_and_options():
     )
     assert asked.nominees == ("m4",)
     assert asked.options == {"max_tokens": 100, "temperature": 0.2, "stop": ["END"]}
-    assert not asked.agentic
+    assert not asked.tools_offered and not asked.tool_history
 
 
 def test_base64_image_block_becomes_a_data_url_part():
@@ -129,13 +129,13 @@ def test_vendor_hosted_tools_are_refused(extra: dict[str, Any]):
         _decode(**extra)
 
 
-def test_custom_tools_make_the_request_agentic():
+def test_custom_tools_are_counted_as_offered():
     asked = _decode(tools=[{"name": "f", "input_schema": {"type": "object"}}])
-    assert asked.agentic
+    assert asked.tools_offered == 1 and not asked.tool_history
 
 
 def test_empty_tool_list_is_not_tools():
-    assert not _decode(tools=[]).agentic
+    assert _decode(tools=[]).tools_offered == 0
 
 
 def test_tool_history_becomes_tool_calls_and_tool_messages_in_order():
@@ -168,7 +168,7 @@ def test_tool_history_becomes_tool_calls_and_tool_messages_in_order():
         },
         caller="local",
     )
-    assert asked.agentic
+    assert asked.tool_history
     call = asked.messages[1]["tool_calls"][0]
     assert call["id"] == "t1" and call["function"]["name"] == "weather"
     assert orjson.loads(call["function"]["arguments"]) == {"city": "Oslo"}
@@ -199,15 +199,39 @@ def test_thinking_blocks_are_dropped():
     assert asked.messages[1] == {"role": "assistant", "content": "two"}
 
 
-@pytest.mark.parametrize("role", ["system", "tool", "developer"])
-def test_roles_other_than_user_and_assistant_are_refused(role: str):
-    with pytest.raises(BadRequest, match="user or assistant"):
+@pytest.mark.parametrize("role", ["tool", "developer"])
+def test_roles_other_than_user_assistant_and_system_are_refused(role: str):
+    with pytest.raises(BadRequest, match="user, assistant or system"):
         FORMAT.decode({"model": "bench/core", "messages": [{"role": role, "content": "x"}]}, caller="local")
+
+
+def test_system_entries_inside_messages_join_the_system_text_of_a_panel():
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "system", "content": [{"type": "text", "text": "agent types"}]},
+        {"role": "assistant", "content": "hello"},
+        {"role": "system", "content": "be kind"},
+        {"role": "user", "content": "more"},
+    ]
+    asked = FORMAT.decode({"model": "bench/core", "system": "be brief", "messages": messages}, caller="local")
+    assert asked.messages == [
+        {"role": "system", "content": "be brief\n\nagent types\n\nbe kind"},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello"},
+        {"role": "user", "content": "more"},
+    ]
+
+
+def test_a_system_entry_alone_is_nothing_to_answer():
+    with pytest.raises(BadRequest, match="nothing to answer"):
+        FORMAT.decode(
+            {"model": "bench/core", "messages": [{"role": "system", "content": "x"}]}, caller="local"
+        )
 
 
 @pytest.mark.parametrize("role", [[], {}], ids=["list", "object"])
 def test_a_role_that_is_not_a_string_is_refused_naming_the_messages(role: object):
-    with pytest.raises(BadRequest, match="user or assistant") as caught:
+    with pytest.raises(BadRequest, match="user, assistant or system") as caught:
         FORMAT.decode({"model": "bench/core", "messages": [{"role": role, "content": "x"}]}, caller="local")
     assert caught.value.param == "messages"
 

@@ -91,6 +91,23 @@ def _client_reading(raw: bytes) -> anthropic.Anthropic:
 # ---- reading a request ----------------------------------------------------------------
 
 
+def test_a_system_entry_inside_messages_stays_in_place_for_the_member():
+    asked = ROUTE.decode_route(
+        {
+            "model": "bench/core:route",
+            "max_tokens": 1024,
+            "system": "you are an agent",
+            "messages": [{"role": "user", "content": "hi"}, {"role": "system", "content": "agent types"}],
+        },
+        caller="local",
+    )
+    assert asked.body["messages"] == [
+        {"role": "system", "content": "you are an agent"},
+        {"role": "user", "content": "hi"},
+        {"role": "system", "content": "agent types"},
+    ]
+
+
 def test_a_whole_tool_loop_becomes_one_openai_body():
     asked = ROUTE.decode_route(
         {

@@ -34,7 +34,7 @@ def _decode(prompt: Any = "hi", **extra: Any) -> PanelRequest:
 def test_prompt_becomes_one_user_message():
     asked = _decode("say hi")
     assert asked.messages == [{"role": "user", "content": "say hi"}]
-    assert not asked.agentic and not asked.stream
+    assert not asked.tools_offered and not asked.tool_history and not asked.stream
 
 
 def test_one_prompt_in_a_list_is_accepted():

@@ -92,7 +92,7 @@ def test_model_and_options_come_from_the_call_and_generation_config():
         "stop": ["END"],
         "response_format": {"type": "json_object"},
     }
-    assert not asked.agentic
+    assert not asked.tools_offered and not asked.tool_history
 
 
 def test_inline_image_becomes_a_data_url_part():
@@ -168,20 +168,21 @@ def test_function_calls_and_responses_become_numbered_tool_calls_and_tool_messag
         {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"y": 2}}}]},
     ]
     asked = FORMAT.decode({"contents": contents}, caller="local")
-    assert asked.agentic
+    assert asked.tool_history
     assert asked.messages[1]["tool_calls"] == [
         {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": '{"x":1}'}}
     ]
     assert asked.messages[2] == {"role": "tool", "tool_call_id": "call_1", "content": '{"y":2}'}
 
 
-def test_function_declarations_make_the_request_agentic():
-    tools = [{"functionDeclarations": [{"name": "f", "parameters": {"type": "OBJECT"}}]}]
-    assert _decode(tools=tools).agentic
+def test_function_declarations_are_counted_as_offered_tools():
+    declared = [{"name": "f", "parameters": {"type": "OBJECT"}}, {"name": "g"}]
+    asked = _decode(tools=[{"functionDeclarations": declared}])
+    assert asked.tools_offered == 2 and not asked.tool_history
 
 
 def test_empty_tool_list_is_not_tools():
-    assert not _decode(tools=[]).agentic
+    assert _decode(tools=[]).tools_offered == 0
 
 
 @pytest.mark.parametrize("tool", [{"googleSearch": {}}, {"url_context": {}}, {"codeExecution": {}}])

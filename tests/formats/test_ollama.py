@@ -14,6 +14,7 @@ from panelgate.core.types import (
     Finished,
     Heartbeat,
     PanelEvent,
+    PanelTimes,
     SeatDone,
     Seated,
     SeatPlan,
@@ -153,13 +154,14 @@ def test_tool_calls_get_numbered_ids_and_each_result_answers_the_oldest_open_cal
     assert [c["id"] for c in sent] == ["call_1", "call_2"]
     assert sent[0]["function"] == {"name": "weather", "arguments": '{"city":"Oslo"}'}
     assert [m["tool_call_id"] for m in asked.messages[2:]] == ["call_1", "call_2"]
-    assert asked.agentic
+    assert asked.tool_history
 
 
-def test_tools_mark_the_request_agentic_but_an_empty_list_does_not():
+def test_tools_are_counted_as_offered_and_an_empty_list_offers_none():
     tools = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
-    assert CHAT.decode(_chat(tools=tools), caller="local").agentic
-    assert not CHAT.decode(_chat(tools=[]), caller="local").agentic
+    asked = CHAT.decode(_chat(tools=tools), caller="local")
+    assert asked.tools_offered == 1 and not asked.tool_history
+    assert CHAT.decode(_chat(tools=[]), caller="local").tools_offered == 0
 
 
 def test_generate_context_is_refused_pointing_to_chat():
@@ -216,21 +218,27 @@ async def _lines(fmt: OllamaChat | OllamaGenerate, *events: PanelEvent) -> list[
     return [orjson.loads(line) for line in raw.splitlines()]
 
 
-async def test_stream_sends_pieces_keep_alives_and_a_done_line_with_durations_and_bench():
+async def test_stream_sends_pieces_keep_alives_and_a_done_line_with_the_panels_durations_and_bench():
     bench = {"panel": "p1", "seats": [_seat("m1", 0.5).as_bench(), _seat("m2", 1.25).as_bench()]}
     lines = await _lines(
         CHAT,
         Seated(panel="p1", collection="core", plan=PLAN, reply="all", text="heading\n"),
         Heartbeat(),
         SeatDone(result=_seat("m1", 0.5), text="section\n"),
-        Finished(content="heading\nsection\nfooter\n", bench=bench, text="footer\n"),
+        Finished(
+            content="heading\nsection\nfooter\n",
+            bench=bench,
+            text="footer\n",
+            times=PanelTimes(seated_s=0.125, first_answer_s=0.5, total_s=1.25),
+        ),
     )
     assert [line["message"]["content"] for line in lines] == ["heading\n", "", "section\n", "footer\n", ""]
     assert [line["done"] for line in lines] == [False, False, False, False, True]
     assert {line["model"] for line in lines} == {"bench/core:latest"}
     last = lines[-1]
     assert last["bench"] == bench and last["done_reason"] == "stop"
-    assert last["total_duration"] == 1_250_000_000 and last["load_duration"] == 0
+    assert last["total_duration"] == 1_250_000_000 and last["load_duration"] == 125_000_000
+    assert (last["prompt_eval_duration"], last["eval_duration"]) == (375_000_000, 750_000_000)
     assert last["prompt_eval_count"] == 1 and last["eval_count"] == 6
 
 

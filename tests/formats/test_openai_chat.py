@@ -28,7 +28,7 @@ def test_decode_reads_collection_suffix_nominees_and_reply():
     )
     assert (asked.collection, asked.suffix_reply, asked.reply) == ("core", "merged", "all")
     assert asked.nominees == ("m4",) and asked.options == {"temperature": 0.2}
-    assert not asked.agentic
+    assert not asked.tools_offered and not asked.tool_history
 
 
 def test_developer_messages_become_system_messages():
@@ -46,7 +46,7 @@ def test_empty_tool_list_is_not_tools():
     asked = FORMAT.decode(
         {"model": "bench/core", "messages": [{"role": "user", "content": "hi"}], "tools": []}, caller="local"
     )
-    assert not asked.agentic
+    assert not asked.tools_offered and not asked.tool_history
 
 
 @pytest.mark.parametrize("url", ["ftp://host/a.png", "file:///etc/passwd", "data:text/plain;base64,aGk="])

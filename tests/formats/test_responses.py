@@ -42,7 +42,7 @@ def test_string_input_is_one_user_message_after_the_instructions():
         {"role": "system", "content": "be brief"},
         {"role": "user", "content": "say hi"},
     ]
-    assert not asked.agentic and not asked.stream
+    assert not asked.tools_offered and not asked.tool_history and not asked.stream
 
 
 def test_message_items_keep_their_order_with_developer_as_system_and_reasoning_dropped():
@@ -112,7 +112,7 @@ def test_function_calls_join_the_assistant_turn_and_outputs_become_tool_messages
             },
         ]
     )
-    assert asked.agentic
+    assert asked.tool_history
     assert asked.messages[1:] == [
         {
             "role": "assistant",
@@ -143,7 +143,7 @@ def test_custom_tool_call_becomes_a_call_with_one_input_string():
             {"type": "custom_tool_call_output", "call_id": "c1", "output": "1"},
         ]
     )
-    assert asked.agentic
+    assert asked.tool_history
     assert asked.messages[1] == {
         "role": "assistant",
         "content": None,
@@ -162,12 +162,13 @@ def test_custom_tool_call_becomes_a_call_with_one_input_string():
     ],
     ids=["function", "custom"],
 )
-def test_the_callers_own_tools_make_the_request_agentic(tools: list[dict[str, Any]]):
-    assert _decode(tools=tools).agentic
+def test_the_callers_own_tools_are_counted_as_offered(tools: list[dict[str, Any]]):
+    asked = _decode(tools=tools)
+    assert asked.tools_offered == 1 and not asked.tool_history
 
 
 def test_empty_tool_list_is_not_tools():
-    assert not _decode(tools=[]).agentic
+    assert _decode(tools=[]).tools_offered == 0
 
 
 @pytest.mark.parametrize(

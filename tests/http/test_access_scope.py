@@ -107,7 +107,7 @@ def test_a_refusal_names_only_the_keys_collections(keys: Keys, body: dict[str, A
 # ---- listings --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/v1/models", "/api/tags", "/v1beta/models"])
+@pytest.mark.parametrize("path", ["/v1/models", "/api/tags", "/api/ps", "/v1beta/models"])
 def test_another_collection_is_absent_from_every_listing(keys: Keys, path: str):
     listing = get(keys.gateway, path, keys.scoped)
     assert listing.status_code == 200 and "bench/core" in listing.text

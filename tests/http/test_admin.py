@@ -138,12 +138,30 @@ def test_collection_patch_keeps_unspecified_fields(bench: Gateway, upstream: Fak
         {"members": ["m1"], "shape": "poetry"},
         {"members": ["m1"], "merger": "nobody"},
         {"members": ["m1"], "colour": "red"},
+        {"members": ["m1"], "offered_tools": "keep"},
+        {"members": ["m1"], "verdicts_owed": 1},
     ],
 )
 def test_bad_collections_are_refused_with_the_field(bench: Gateway, upstream: FakeUpstream, body: dict):
     refused = bench.api("PUT", "/api/collections/other", body)
     assert refused["error"]["message"]
     bench.api("GET", "/api/collections/other", expect=404)
+
+
+def test_a_collection_says_what_its_panels_do_with_offered_tools_and_which_owe_verdicts(
+    bench: Gateway, upstream: FakeUpstream
+):
+    shown = bench.api("GET", "/api/collections/core")["collection"]
+    assert (shown["offered_tools"], shown["verdicts_owed"]) == ("drop", "all")
+    changed = {"offered_tools": "refuse", "verdicts_owed": "chats"}
+    saved = bench.api("PATCH", "/api/collections/core", changed, expect=200)["collection"]
+    assert (saved["offered_tools"], saved["verdicts_owed"], saved["members"]) == (
+        "refuse",
+        "chats",
+        ["m1", "m2", "m3"],
+    )
+    replaced = bench.api("PUT", "/api/collections/core", {"members": ["m1"]}, expect=200)["collection"]
+    assert (replaced["offered_tools"], replaced["verdicts_owed"]) == ("drop", "all")
 
 
 def test_bad_collection_name_is_refused(bench: Gateway, upstream: FakeUpstream):

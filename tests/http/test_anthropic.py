@@ -110,12 +110,11 @@ def test_unknown_collection_is_404_listing_collections(bench: Gateway, upstream:
     assert upstream.requests == []
 
 
-def test_tools_in_a_panel_are_refused_pointing_to_route(bench: Gateway, upstream: FakeUpstream):
-    tools = [{"name": "f", "description": "a tool", "input_schema": {"type": "object"}}]
-    with pytest.raises(anthropic.BadRequestError) as caught:
-        _client(bench).messages.create(model="bench/core", max_tokens=64, messages=HI, tools=tools)
-    assert "bench/core:route" in caught.value.body["error"]["message"]
-    assert upstream.requests == []
+def test_tools_offered_to_a_panel_are_left_out_and_the_note_says_so(bench: Gateway, upstream: FakeUpstream):
+    tools: Any = [{"name": "f", "description": "a tool", "input_schema": {"type": "object"}}]
+    message = _client(bench).messages.create(model="bench/core", max_tokens=64, messages=HI, tools=tools)
+    assert "offered 1 tool," in message.model_extra["bench"]["note"]
+    assert len(upstream.requests) == 3 and all("tools" not in r.body for r in upstream.requests)
 
 
 def test_pdf_document_block_is_refused(bench: Gateway, upstream: FakeUpstream):

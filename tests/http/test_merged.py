@@ -54,6 +54,19 @@ def test_merged_reply_falls_back_to_every_answer_when_merger_fails(merging: Gate
     assert panel["merger"]["call"] in [s["call"] for s in recorded["seats"]]
 
 
+def test_the_note_says_both_that_offered_tools_were_left_out_and_why_the_merge_fell_back(
+    merging: Gateway, upstream: FakeUpstream
+):
+    merging.api("PATCH", "/api/collections/core", {"merger": "broken"}, expect=200)
+    tools = [{"type": "function", "function": {"name": "search_web", "parameters": {"type": "object"}}}]
+    body = ask(merging, hello("bench/core:merged", tools=tools)).json()
+    note = body["bench"]["note"]
+    assert note.startswith("the request offered 1 tool,") and "broken" in note
+    recorded = merging.api("GET", f"/api/panels/{body['bench']['panel']}", expect=200)
+    assert recorded["panel"]["note"] == note
+    assert not any("tools" in request.body for request in upstream.requests)
+
+
 def test_merged_reply_falls_back_without_calling_a_merger_too_small(merging: Gateway, upstream: FakeUpstream):
     merging.api("PATCH", "/api/collections/core", {"merger": "tiny"}, expect=200)
     body = ask(merging, hello("bench/core:merged")).json()

@@ -60,7 +60,8 @@ def test_whole_chat_reply_carries_the_bench_field_naming_every_seat(bench: Gatew
     panel = reply["bench"]
     assert [s["alias"] for s in panel["seats"]] == ["m1", "m2", "m3"]
     assert all(s["call"] in reply["message"]["content"] for s in panel["seats"])
-    assert reply["load_duration"] == 0 and reply["eval_duration"] == reply["total_duration"] > 0
+    parts = (reply["load_duration"], reply["prompt_eval_duration"], reply["eval_duration"])
+    assert sum(parts) == reply["total_duration"] and min(parts[1:]) >= 1_000_000
 
 
 def test_streamed_chat_delivers_a_fast_seat_before_a_slow_one(
@@ -148,14 +149,23 @@ def test_unknown_collection_is_404_in_ollama_shape_listing_collections(
     assert upstream.requests == []
 
 
-def test_tools_in_a_panel_are_refused_pointing_to_route(
-    bench: Gateway, upstream: FakeUpstream, client: ollama.Client
-):
+def test_tools_offered_to_a_panel_are_left_out(bench: Gateway, upstream: FakeUpstream, client: ollama.Client):
     tools = [
         {"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {}}}}
     ]
+    reply = client.chat(model="bench/core", messages=HI, tools=tools, stream=False)
+    assert "answer from m3" in reply.message.content and not reply.message.tool_calls
+    assert len(upstream.requests) == 3 and all("tools" not in r.body for r in upstream.requests)
+
+
+def test_tool_results_in_a_panel_are_refused_pointing_to_route(
+    bench: Gateway, upstream: FakeUpstream, client: ollama.Client
+):
+    call = {"function": {"name": "f", "arguments": {}}}
+    called = {"role": "assistant", "content": "", "tool_calls": [call]}
+    history = [*HI, called, {"role": "tool", "content": "42", "tool_name": "f"}]
     with pytest.raises(ollama.ResponseError) as caught:
-        client.chat(model="bench/core", messages=HI, tools=tools, stream=False)
+        client.chat(model="bench/core", messages=history, stream=False)
     assert caught.value.status_code == 400 and "bench/core:route" in caught.value.error
     assert upstream.requests == []
 
@@ -207,3 +217,35 @@ def test_admin_routes_under_api_keep_the_admin_shape(bench: Gateway, upstream: F
     assert missing.status_code == 404 and set(missing.json()["error"]) == {"message", "field"}
     wrong_method = httpx.get(f"{bench.url}/api/chat")
     assert wrong_method.status_code == 405 and isinstance(wrong_method.json()["error"], str)
+
+
+def test_ps_lists_every_collection_as_a_loaded_model(
+    bench: Gateway, upstream: FakeUpstream, client: ollama.Client
+):
+    bench.api("PATCH", "/api/models/m2", {"context_window": 8192}, expect=200)
+    running = {m.model: m for m in client.ps().models}
+    assert set(running) == {"bench/core", "bench/core:merged", "bench/core:route"}
+    core = running["bench/core"]
+    assert core.details is not None and list(core.details.families or []) == ["m1", "m2", "m3"]
+    assert core.expires_at is not None and core.size_vram == 0 and core.context_length == 8192
+    assert core.digest == {m.model: m for m in client.list().models}["bench/core"].digest
+
+
+@pytest.mark.parametrize("content_type", [None, "application/x-www-form-urlencoded"])
+def test_a_json_body_sent_without_a_json_type_is_read_as_ollama_does(
+    bench: Gateway, upstream: FakeUpstream, content_type: str | None
+):
+    """Ollama's own examples post with `curl -d`: curl's form type, or none at all."""
+    headers = {} if content_type is None else {"Content-Type": content_type}
+    body = orjson.dumps({"model": "bench/core", "messages": HI, "stream": False})
+    reply = httpx.post(f"{bench.url}/api/chat", content=body, headers=headers, timeout=30)
+    assert reply.status_code == 200, reply.text
+    assert [s["alias"] for s in reply.json()["bench"]["seats"]] == ["m1", "m2", "m3"]
+    shown = httpx.post(f"{bench.url}/api/show", content=b'{"model": "bench/core"}', headers=headers)
+    assert shown.status_code == 200 and shown.json()["capabilities"] == ["completion"]
+
+
+def test_a_body_without_a_json_type_that_is_not_json_is_415(bench: Gateway, upstream: FakeUpstream):
+    refused = httpx.post(f"{bench.url}/api/chat", content=b"model=bench/core", timeout=30)
+    assert refused.status_code == 415 and "application/json" in refused.json()["error"]
+    assert upstream.requests == []

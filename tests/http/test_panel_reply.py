@@ -111,3 +111,31 @@ def test_models_listing_shows_each_collection_in_three_modes(bench: Gateway, ups
     assert listed["bench/core"].model_extra["together"]["context_unknown"] == ["m2", "m3"]
     one = sdk(bench).models.retrieve("bench/pair:all")
     assert one.model_extra["reply"] == "all"
+
+
+def test_a_whole_reply_carries_usage_as_the_sdk_reads_it(bench: Gateway, upstream: FakeUpstream):
+    completion = sdk(bench).chat.completions.create(model="bench/core", messages=hello()["messages"])
+    assert completion.usage is not None
+    usage = completion.usage.model_dump()  # what llm does with every reply
+    assert usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
+    assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"]
+
+
+def test_a_stream_ends_with_a_usage_chunk_only_when_asked(bench: Gateway, upstream: FakeUpstream):
+    client = sdk(bench)
+    asked = list(
+        client.chat.completions.create(
+            model="bench/core",
+            messages=hello()["messages"],
+            stream=True,
+            stream_options={"include_usage": True},
+        )
+    )
+    usage = asked[-1].usage
+    assert asked[-1].choices == [] and usage is not None
+    assert usage.completion_tokens > 0 and usage.total_tokens == usage.prompt_tokens + usage.completion_tokens
+    assert all(chunk.usage is None for chunk in asked[:-1])
+    plain = list(
+        client.chat.completions.create(model="bench/core", messages=hello()["messages"], stream=True)
+    )
+    assert all(chunk.usage is None for chunk in plain)

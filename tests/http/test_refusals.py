@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import openai
 import pytest
@@ -45,13 +47,17 @@ def test_prompt_too_large_is_413_naming_members_and_windows(bench: Gateway, upst
     assert upstream.requests == []
 
 
-def test_tools_in_a_panel_are_refused_pointing_to_route(bench: Gateway, upstream: FakeUpstream):
-    tools = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
+def test_tools_offered_to_a_collection_that_refuses_them_are_refused_pointing_to_route(
+    bench: Gateway, upstream: FakeUpstream
+):
+    bench.api("PATCH", "/api/collections/core", {"offered_tools": "refuse"}, expect=200)
+    tools: Any = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
     with pytest.raises(openai.BadRequestError) as caught:
         sdk(bench).chat.completions.create(
             model="bench/core", messages=[{"role": "user", "content": "x"}], tools=tools
         )
-    assert "bench/core:route" in str(caught.value)
+    assert "bench/core:route" in str(caught.value) and "refuses tools" in str(caught.value)
+    assert upstream.requests == []
 
 
 def test_tool_history_in_a_panel_is_refused(bench: Gateway, upstream: FakeUpstream):

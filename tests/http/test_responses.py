@@ -171,14 +171,14 @@ def test_unknown_collection_is_404_listing_collections(
     assert upstream.requests == []
 
 
-def test_function_tools_in_a_panel_are_refused_pointing_to_route(
+def test_function_tools_offered_to_a_panel_are_left_out_and_the_note_says_so(
     bench: Gateway, upstream: FakeUpstream, client: openai.OpenAI
 ):
     tools: Any = [{"type": "function", "name": "f", "parameters": {"type": "object"}, "strict": False}]
-    with pytest.raises(openai.BadRequestError) as caught:
-        client.responses.create(model="bench/core", input="say hi", tools=tools)
-    assert "bench/core:route" in _refusal(caught)
-    assert upstream.requests == []
+    response = client.responses.create(model="bench/core", input="say hi", tools=tools)
+    note = response.model_extra["bench"]["note"]
+    assert "offered 1 tool," in note and "bench/core:route" in note
+    assert len(upstream.requests) == 3 and all("tools" not in r.body for r in upstream.requests)
 
 
 def test_function_call_history_in_a_panel_is_refused_pointing_to_route(

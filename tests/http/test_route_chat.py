@@ -158,11 +158,37 @@ def test_members_that_cannot_take_the_turn_are_named(gateway: Gateway, upstream:
     assert [r.model for r in upstream.requests] == ["able"]
 
 
-def test_no_member_able_to_call_tools_is_a_400(gateway: Gateway, upstream: FakeUpstream):
+def test_tools_offered_but_unused_are_left_out_when_no_member_can_call_tools(
+    gateway: Gateway, upstream: FakeUpstream
+):
     gateway.add_endpoint("up", upstream.url)
     gateway.add_model("m1")
     gateway.save_collection("agents", ["m1"])
-    reply = post(gateway, {"model": "bench/agents:route", "messages": FIRST, "tools": [WEATHER_FUNCTION]})
+    body = {
+        "model": "bench/agents:route",
+        "messages": FIRST,
+        "tools": [WEATHER_FUNCTION],
+        "tool_choice": "auto",
+    }
+    reply = post(gateway, body)
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["choices"][0]["message"]["content"] == "answer from m1"
+    assert "1 tool(s)" in reply.json()["bench"]["note"] and "left out" in reply.json()["bench"]["note"]
+    sent = upstream.requests_for("m1")[0].body
+    assert "tools" not in sent and "tool_choice" not in sent and sent["messages"] == FIRST
+
+
+def test_tools_in_use_with_no_member_able_to_call_them_is_a_400(gateway: Gateway, upstream: FakeUpstream):
+    gateway.add_endpoint("up", upstream.url)
+    gateway.add_model("m1")
+    gateway.save_collection("agents", ["m1"])
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+    history = [
+        *FIRST,
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+    ]
+    reply = post(gateway, {"model": "bench/agents:route", "messages": history, "tools": [WEATHER_FUNCTION]})
     assert reply.status_code == 400
     assert "cannot call tools" in reply.json()["error"]["message"]
     assert upstream.requests == []
@@ -226,9 +252,15 @@ def test_a_route_answer_is_judgeable_once_per_model_and_every_turn_is_recorded(
     assert "weather in Oslo" not in str(turns)
 
 
-def test_panels_still_refuse_tools_and_point_to_route(agents: Gateway, upstream: FakeUpstream):
+def test_panels_still_refuse_tools_in_use_and_point_to_route(agents: Gateway, upstream: FakeUpstream):
     agents.save_collection("panel", ["m1", "m2"])
-    reply = post(agents, {"model": "bench/panel", "messages": FIRST, "tools": [WEATHER_FUNCTION]})
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+    history = [
+        *FIRST,
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+    ]
+    reply = post(agents, {"model": "bench/panel", "messages": history, "tools": [WEATHER_FUNCTION]})
     assert reply.status_code == 400 and ":route" in reply.json()["error"]["message"]
 
 

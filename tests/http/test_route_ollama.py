@@ -11,6 +11,7 @@ import pytest
 
 from tests.http.route_helpers import (
     FIRST,
+    MEMBERS,
     OSLO,
     OSLO_AND_BERGEN,
     WEATHER_FUNCTION,
@@ -156,3 +157,20 @@ def test_a_route_collection_named_with_the_latest_tag_answers_in_route_mode(
     reply = client.chat(model="bench/agents:latest", messages=FIRST, tools=[WEATHER_FUNCTION], stream=False)
     [call] = reply.message.tool_calls or []
     assert call.function.name == "get_weather" and reply.model == "bench/agents:latest"
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_durations_are_the_turns_own_time_with_the_wait_for_the_first_piece_as_the_prompts(
+    client: ollama.Client, upstream: FakeUpstream, stream: bool
+):
+    for alias in MEMBERS:
+        upstream.behave(alias, delay=0.2, answer="Sunny all week.")
+    if stream:
+        *_, done = client.chat(model="bench/agents", messages=FIRST, stream=True)
+    else:
+        done = client.chat(model="bench/agents", messages=FIRST, stream=False)
+    durations = (done.load_duration or 0, done.prompt_eval_duration or 0, done.eval_duration or 0)
+    assert done.done and sum(durations) == done.total_duration and (done.total_duration or 0) >= 200_000_000
+    assert min(durations[1:]) >= 1_000_000, "clients divide token counts by these"
+    if stream:
+        assert durations[1] >= 200_000_000, "the member's first piece came after its delay"

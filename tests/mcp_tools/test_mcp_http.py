@@ -79,6 +79,17 @@ async def test_list_collections_says_what_each_is_for(bench: Gateway, upstream: 
     assert "wide: 2 members (big, small) — long reads" in result.content[0].text
 
 
+async def test_panels_of_a_collection_that_owes_no_verdicts_are_not_pending(
+    bench: Gateway, upstream: FakeUpstream
+):
+    bench.api("PATCH", "/api/collections/core", {"verdicts_owed": "chats"}, expect=200)
+    async with mcp_client(bench) as client:
+        await client.call_tool("ask", {"collection": "core", "prompt": "### Task:\nTitle this chat."})
+        asked = as_json(await client.call_tool("ask", {"collection": "core", "prompt": "hi"}))
+        owed = as_json(await client.call_tool("pending_verdicts", {}))["pending"]
+    assert [s["call"] for s in owed] == [s["call"] for s in asked["seats"]]
+
+
 async def test_verdicts_empty_the_pending_list(bench: Gateway, upstream: FakeUpstream):
     async with mcp_client(bench) as client:
         before = as_json(await client.call_tool("pending_verdicts", {}))["pending"]

@@ -124,6 +124,7 @@ def record_panel(db: Database) -> RecordPanel:
         shape: str = "general",
         preview: str = "",
         merged: bool = False,
+        owes_verdicts: bool = True,
     ) -> list[str]:
         seat_records = []
         for position, (alias, status) in enumerate(seats):
@@ -151,6 +152,7 @@ def record_panel(db: Database) -> RecordPanel:
             shape_by="collection",
             reply="merged" if merged else "all",
             prompt_preview=preview,
+            owes_verdicts=owes_verdicts,
         )
         await db.panels.record(panel, seat_records)
         return [seat.call for seat in seat_records]

@@ -9,7 +9,15 @@ import pytest
 from panelgate.core.types import CollectionInfo
 from panelgate.store import Database, Invalid, NotFound
 
-CORE = CollectionInfo("core", ("gamma", "alpha"), shape="review", description="reviews", tags=("code",))
+CORE = CollectionInfo(
+    "core",
+    ("gamma", "alpha"),
+    shape="review",
+    description="reviews",
+    tags=("code",),
+    offered_tools="refuse",
+    verdicts_owed="chats",
+)
 
 
 async def test_save_keeps_member_order_and_every_field(bench: Database) -> None:
@@ -36,6 +44,8 @@ async def test_save_replaces_the_whole_collection(bench: Database) -> None:
         ({"merger": "nobody"}, "merger"),
         ({"description": "x" * 301}, "description"),
         ({"tags": tuple(f"t{n}" for n in range(9))}, "tags"),
+        ({"offered_tools": "keep"}, "offered_tools"),
+        ({"verdicts_owed": "some"}, "verdicts_owed"),
     ],
 )
 async def test_save_refuses_a_collection_that_breaks_a_rule(

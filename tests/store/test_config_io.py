@@ -30,7 +30,8 @@ async def _furnish(db: Database) -> None:
                        reply="merged", merger="gamma"),
         actor="t",
     )  # fmt: skip
-    await db.collections.save(CollectionInfo("side", ("beta",)), actor="t")
+    side = CollectionInfo("side", ("beta",), offered_tools="refuse", verdicts_owed="chats")
+    await db.collections.save(side, actor="t")
     await db.models.retire("gamma", "gone upstream", actor="t")
     await db.gateway.update({"max_calls": 7, "seat_deadline_s": 90}, actor="t")
 
@@ -63,6 +64,8 @@ async def test_an_export_imported_into_an_empty_database_exports_the_same(
         await other.models.restore("gamma", actor="t")
         restored = await other.collections.get("core")
         assert restored is not None and (restored.members[0], restored.merger) == ("gamma", "gamma")
+        side = await other.collections.get("side")
+        assert side is not None and (side.offered_tools, side.verdicts_owed) == ("refuse", "chats")
     finally:
         await other.close()
 

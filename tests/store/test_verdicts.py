@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from panelgate.store import Database, Invalid, NotFound
 from panelgate.store.tables import verdicts
 
-from .conftest import RecordPanel, later
+from .conftest import T0, RecordPanel, later
 
 
 async def _verdict_rows(db: Database) -> int:
@@ -94,6 +94,18 @@ async def test_pending_keeps_unjudged_answers_in_order_and_drops_errors_judged_a
     await bench.verdicts.record(judged, useful=True, actor="t")
     pending = await bench.verdicts.pending([empty, "p-none.member1", error, judged, ok, empty])
     assert pending == [empty, ok]
+
+
+async def test_a_panel_that_owes_no_verdicts_is_in_no_owed_list_yet_can_be_judged(
+    bench: Database, record_panel: RecordPanel
+) -> None:
+    owing = await record_panel("p1", [("alpha", "ok"), ("beta", "empty")], at=later(1))
+    spared = await record_panel("p2", [("gamma", "ok")], at=later(2), owes_verdicts=False)
+    assert await bench.verdicts.pending([*spared, *owing]) == owing
+    assert [seat.call for seat in await bench.verdicts.owed("local", T0)] == owing
+    found = await bench.panels.get("p2")
+    assert found is not None and found[0].owes_verdicts is False
+    assert await bench.verdicts.record(spared[0], useful=True, actor="t") == "created"
 
 
 async def test_record_counts_current_verdicts_by_collection_under_the_alias_now(

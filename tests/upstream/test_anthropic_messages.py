@@ -90,18 +90,63 @@ def test_request_goes_to_messages_with_the_key_and_version_headers():
     assert headers["anthropic-beta"] == "tools-2024" and "authorization" not in headers
 
 
-def test_system_messages_are_joined_into_the_system_field():
+def test_leading_system_messages_are_joined_into_the_system_field():
     body = CLAUDE.translated(
         {
             "messages": [
                 {"role": "system", "content": "Be terse."},
-                {"role": "user", "content": "hi"},
                 {"role": "developer", "content": [{"type": "text", "text": "Use metric."}]},
+                {"role": "user", "content": "hi"},
             ]
         }
     )
     assert body["system"] == "Be terse.\n\nUse metric."
     assert body["messages"] == [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]
+
+
+def test_a_system_entry_mid_conversation_stays_in_place_as_a_reminder_in_a_user_turn():
+    body = CLAUDE.translated(
+        {
+            "messages": [
+                {"role": "system", "content": "Be terse."},
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": "hello"},
+                {"role": "system", "content": "Agent types: Explore"},
+                {"role": "user", "content": "list files"},
+            ]
+        }
+    )
+    assert body["system"] == "Be terse."
+    assert body["messages"][2] == {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "<system-reminder>\nAgent types: Explore\n</system-reminder>"},
+            {"type": "text", "text": "list files"},
+        ],
+    }
+
+
+def test_a_reminder_keeps_its_place_as_the_conversation_grows_and_tool_results_come_first():
+    call = {"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+    opening = [{"role": "user", "content": "hi"}, {"role": "system", "content": "Agent types: Explore"}]
+    first = CLAUDE.translated({"messages": opening})
+    later = CLAUDE.translated(
+        {
+            "messages": [
+                *opening,
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "system", "content": "mind the sandbox"},
+                {"role": "tool", "tool_call_id": "c1", "content": "a.txt"},
+            ]
+        }
+    )
+    assert "system" not in first and "system" not in later
+    assert later["messages"][0] == first["messages"][0]
+    assert [block["type"] for block in first["messages"][0]["content"]] == ["text", "text"]
+    assert "Agent types" in first["messages"][0]["content"][1]["text"]
+    results = later["messages"][2]["content"]
+    assert [block["type"] for block in results] == ["tool_result", "text"]
+    assert "mind the sandbox" in results[1]["text"]
 
 
 def test_images_become_base64_and_url_image_blocks():

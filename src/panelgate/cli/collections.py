@@ -29,6 +29,8 @@ def changes_asked(
     tags: str | None,
     reply: str | None,
     merger: str | None,
+    offered_tools: str | None = None,
+    verdicts_owed: str | None = None,
 ) -> dict[str, Any]:
     """The fields the command line sets; `--shape auto` (or empty) lets the gateway decide."""
     changes: dict[str, Any] = {}
@@ -38,7 +40,14 @@ def changes_asked(
         changes["tags"] = split_list([tags])
     if shape is not None:
         changes["shape"] = None if shape.strip() in ("", AUTOMATIC_SHAPE) else shape.strip()
-    for field, value in (("description", description), ("reply", reply), ("merger", merger)):
+    given = (
+        ("description", description),
+        ("reply", reply),
+        ("merger", merger),
+        ("offered_tools", offered_tools),
+        ("verdicts_owed", verdicts_owed),
+    )
+    for field, value in given:
         if value is not None:
             changes[field] = value
     return changes
@@ -65,6 +74,8 @@ def show_fields(output: Output, collection: dict[str, Any]) -> None:
             ("shape", collection.get("shape") or AUTOMATIC_SHAPE),
             ("reply", collection.get("reply")),
             ("merger", collection.get("merger")),
+            ("offered tools", collection.get("offered_tools")),
+            ("verdicts owed", collection.get("verdicts_owed")),
             ("explorers", collection.get("explorers")),
             ("context window", together.get("context_window")),
         ]
@@ -99,11 +110,27 @@ def save_collection(
     merger: Annotated[
         str | None, typer.Option("--merger", help="the model that merges (empty: chosen)", show_default=False)
     ] = None,
+    offered_tools: Annotated[
+        str | None,
+        typer.Option(
+            "--offered-tools",
+            help="tools a chat offers a panel with none called yet: drop (answer without them) or refuse",
+            show_default=False,
+        ),
+    ] = None,
+    verdicts_owed: Annotated[
+        str | None,
+        typer.Option(
+            "--verdicts-owed",
+            help="which panels owe verdicts: all, chats (not a chat UI's background tasks) or none",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonFlag = False,
     url: UrlOption = None,
 ) -> None:
     """Create a collection, or change only the given fields of an existing one."""
-    changes = changes_asked(members, shape, description, tags, reply, merger)
+    changes = changes_asked(members, shape, description, tags, reply, merger, offered_tools, verdicts_owed)
     edits = {"add": split_list(add), "remove": split_list(remove)}
     if members is not None and (edits["add"] or edits["remove"]):
         raise UsageProblem("--members sets every member; use it or --add/--remove, not both")
@@ -114,7 +141,7 @@ def save_collection(
             if not body:
                 raise UsageProblem(
                     f"nothing to change in `{name}`: give --members, --add, --remove, --shape, "
-                    "--description, --tags, --reply or --merger"
+                    "--description, --tags, --reply, --merger, --offered-tools or --verdicts-owed"
                 )
             saved = s.client.call("PATCH", path, body=body)
         elif "members" not in changes:

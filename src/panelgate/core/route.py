@@ -11,12 +11,14 @@ as is) and its pieces (every other API writes those in its own words).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from panelgate.core.turn import ToolCall, TurnPiece, TurnUsage
 from panelgate.core.types import Heartbeat, ReplyMode
 
+TOOL_FIELDS = frozenset({"tools", "tool_choice", "parallel_tool_calls"})
+"""Body fields that offer tools to a member or steer its use of them."""
 ROUTE_FIELDS_DROPPED = frozenset({"model", "stream", "stream_options", "bench", "with", "n"})
 """Body fields the gateway decides itself; everything else passes to the member as sent."""
 
@@ -37,6 +39,8 @@ class RouteRequest:
     caller: str = "local"
     reply: ReplyMode | None = None
     suffix_reply: ReplyMode | None = None
+    session: str | None = None
+    """The agent session the client named (a header or body field), which keys the conversation."""
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -46,6 +50,18 @@ class RouteRequest:
     @property
     def has_tools(self) -> bool:
         return bool(self.body.get("tools"))
+
+    @property
+    def has_tool_history(self) -> bool:
+        """Tool calls or tool results in the conversation: the tools are in use, not just offered."""
+        return any(
+            isinstance(m, dict) and (m.get("role") == "tool" or m.get("tool_calls")) for m in self.messages
+        )
+
+    def without_tools(self) -> RouteRequest:
+        """The same turn with its tools (and the fields that steer them) left out."""
+        body = {k: v for k, v in self.body.items() if k not in TOOL_FIELDS}
+        return replace(self, body=body)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ caller's tools, cannot see its images, too small for it) is named with why.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,6 +35,9 @@ class TurnFacts:
     has_images: bool
     estimate: int
     """Tokens the turn is estimated to take (messages and tool definitions)."""
+
+
+_ANY_TOOL_TURN = TurnFacts(has_tools=True, has_images=False, estimate=0)
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,14 @@ def route_plan(
     return RoutePlan(order=tuple(m.alias for m in ranked), skipped=tuple(skipped))
 
 
+def calls_tools(collection: CollectionInfo, roster: Mapping[str, ModelInfo]) -> bool:
+    """Some member that may be routed to can call tools (its `tools` fact is true)."""
+    return any(
+        model is not None and model.tools is True and _cannot_take(model, _ANY_TOOL_TURN) is None
+        for model in (roster.get(alias) for alias in collection.members)
+    )
+
+
 def _cannot_take(model: ModelInfo, facts: TurnFacts) -> str | None:
     if model.retired:
         return retired_reason(model)
@@ -113,16 +125,24 @@ def _nobody(collection: CollectionInfo, skipped: Sequence[Skip], estimate: int) 
     return BadRequest(f"no member of `{collection.name}` can take this turn: {reasons}", param="model")
 
 
-def conversation_key(collection: str, caller: str, messages: Sequence[ChatMessage]) -> str:
+def conversation_key(
+    collection: str, caller: str, messages: Sequence[ChatMessage], session: str | None = None
+) -> str:
     """The same for every turn of one agent conversation, whatever API it speaks.
 
-    A side request with its own system prompt (a title generator, say) is
-    a conversation of its own.
+    A client that names its session is keyed by it. Otherwise the key is the
+    leading system text and the first user message (system entries later in
+    the conversation come and go between turns), so a side request with its
+    own system prompt (a title generator, say) is a conversation of its own.
     """
-    system = "\n".join(_text(m) for m in messages if m.get("role") in ("system", "developer"))
-    first_user = next((_text(m) for m in messages if m.get("role") == "user"), "")
+    if session is not None:
+        parts: tuple[str, ...] = (collection, caller, "session", session)
+    else:
+        leading = itertools.takewhile(lambda m: m.get("role") in ("system", "developer"), messages)
+        first_user = next((_text(m) for m in messages if m.get("role") == "user"), "")
+        parts = (collection, caller, "\n".join(_text(m) for m in leading), first_user)
     digest = hashlib.sha256()
-    for part in (collection, caller, system, first_user):
+    for part in parts:
         digest.update(part.encode())
         digest.update(b"\x00")
     return digest.hexdigest()[:32]

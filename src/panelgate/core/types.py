@@ -17,6 +17,10 @@ Role = Literal["general", "code", "light", "vision", "image"]
 Shape = Literal["general", "design", "prose", "review", "code", "enumeration", "quick", "vision", "image"]
 ReplyMode = Literal["all", "merged", "route"]
 SeatStatus = Literal["ok", "empty", "error"]
+OfferedTools = Literal["drop", "refuse"]
+"""What a panel does with tools a request offers but never used: leave them out, or refuse the request."""
+VerdictsOwed = Literal["all", "chats", "none"]
+"""Which panels of a collection owe verdicts: all, all but a chat UI's background tasks, or none."""
 
 ROLES: tuple[Role, ...] = ("general", "code", "light", "vision", "image")
 SHAPES: tuple[Shape, ...] = (
@@ -31,6 +35,8 @@ SHAPES: tuple[Shape, ...] = (
     "image",
 )
 REPLY_MODES: tuple[ReplyMode, ...] = ("all", "merged", "route")
+OFFERED_TOOLS: tuple[OfferedTools, ...] = ("drop", "refuse")
+VERDICTS_OWED: tuple[VerdictsOwed, ...] = ("all", "chats", "none")
 
 ChatMessage = dict[str, Any]
 """One OpenAI chat message (`role`, `content` as text or a list of parts)."""
@@ -54,8 +60,13 @@ class PanelRequest:
     nominees: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
     caller: str = "local"
-    agentic: bool = False
-    """Tools, tool calls or tool results are present (route mode only)."""
+    usage_in_stream: bool = False
+    """A streamed reply ends with a usage chunk (OpenAI's `stream_options.include_usage`)."""
+    tools_offered: int = 0
+    """How many of the caller's own tools came with the request. Chat UIs attach theirs to every
+    chat, so a panel leaves them out (no seat is sent them) unless the collection refuses."""
+    tool_history: bool = False
+    """Tool calls or tool results are in the conversation: only route mode can carry on with them."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,10 @@ class CollectionInfo:
     merger: str = ""
     shadows: int = 0
     """Route mode: other members that answer each turn in the background, for evaluation."""
+    offered_tools: OfferedTools = "drop"
+    """Tools offered to a panel with no tool call in the history: left out (`drop`) or refused."""
+    verdicts_owed: VerdictsOwed = "all"
+    """Whose panels owe verdicts: `chats` spares a chat UI's background tasks (titles, tags)."""
 
 
 @dataclass(frozen=True)
@@ -226,6 +241,19 @@ class Failed:
 
 
 @dataclass(frozen=True)
+class PanelTimes:
+    """How long a panel took, in seconds from when it began seating: for the APIs whose replies say
+    (Ollama's durations, from which clients work out tokens per second)."""
+
+    seated_s: float = 0.0
+    """The seats were chosen."""
+    first_answer_s: float = 0.0
+    """The first seat was done (answered or failed): its section is the reply's first piece."""
+    total_s: float = 0.0
+    """The panel was finished and recorded."""
+
+
+@dataclass(frozen=True)
 class Finished:
     """The panel is complete and recorded.
 
@@ -237,6 +265,7 @@ class Finished:
     content: str
     bench: dict[str, Any]
     text: str = ""
+    times: PanelTimes = field(default_factory=PanelTimes)
 
 
 PanelEvent = Seated | SeatDone | MergeDelta | MergeDone | Heartbeat | Failed | Finished

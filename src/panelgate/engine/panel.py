@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
+from panelgate.core.chat_tasks import owes_verdicts
 from panelgate.core.errors import BadRequest, GatewayError
 from panelgate.core.ids import call_id
 from panelgate.core.merge import merger_skip
+from panelgate.core.panel_tools import tools_left_out
 from panelgate.core.seating import seat_panel
 from panelgate.core.sizing import count_images, estimate_tokens, prompt_preview
 from panelgate.core.types import (
@@ -33,6 +35,7 @@ from panelgate.core.types import (
     ModelInfo,
     PanelEvent,
     PanelRequest,
+    PanelTimes,
     ReplyMode,
     SeatDone,
     Seated,
@@ -69,6 +72,12 @@ class PanelContext:
     reply: ReplyMode
     words: PanelWords
     at: datetime
+    notes: tuple[str, ...] = ()
+    """What the caller should know of how the request was taken (tools left out, say)."""
+    owes_verdicts: bool = True
+    began: float = 0.0
+    """`time.monotonic()` when seating began."""
+    seated_s: float = 0.0
 
 
 class PanelRun:
@@ -128,15 +137,11 @@ class PanelRunner:
             await asyncio.wait(set(self._running), timeout=timeout)
 
     async def _seat(self, request: PanelRequest) -> PanelContext:
+        began = time.monotonic()
         bench = await self._db.bench.snapshot()
         collection = find_collection(request.collection, bench.collections)
         reply = request.reply or request.suffix_reply or collection.reply
-        if request.agentic and reply != "route":
-            raise BadRequest(
-                "a panel answers with text only, so tools and tool calls are refused here; "
-                f"ask bench/{collection.name}:route to let one member call your tools",
-                param="tools",
-            )
+        left_out = tools_left_out(request, collection) if reply != "route" else ""
         if reply == "route":
             # the HTTP layer sends route turns elsewhere; only a collection switched to route
             # mode between its check and this one lands here
@@ -167,6 +172,7 @@ class PanelRunner:
             )
         at = self._now()
         panel = self._ids.issue(at)
+        owes = owes_verdicts(collection.verdicts_owed, request.messages)
         return PanelContext(
             request=request,
             collection=collection,
@@ -177,6 +183,10 @@ class PanelRunner:
             reply=reply,
             at=at,
             words=PanelWords(panel=panel, collection=collection.name, plan=plan),
+            notes=tuple(n for n in (left_out, _owes_none_note(collection, owes)) if n),
+            owes_verdicts=owes,
+            began=began,
+            seated_s=time.monotonic() - began,
         )
 
     async def _run(self, context: PanelContext, queue: EventFeed[PanelEvent]) -> None:
@@ -213,9 +223,11 @@ class PanelRunner:
             return index, result
 
         results: list[SeatResult | None] = [None] * len(plan.seats)
+        first_answer: float | None = None
         for finished in asyncio.as_completed([one(i) for i in range(len(plan.seats))]):
             index, result = await finished
             results[index] = result
+            first_answer = first_answer or time.monotonic()
             queue.put(SeatDone(result, text=words.section(result) if show_seats else ""))
         seats = [r for r in results if r is not None]
 
@@ -226,18 +238,29 @@ class PanelRunner:
         content, last = self._compose(context, seats, merger, note)
         reply_mode: Literal["all", "merged"] = "merged" if context.reply == "merged" and not note else "all"
         bench = words.bench(
-            seats, reply=reply_mode, merger=merger, note=note, merge_asked=context.reply == "merged"
+            seats,
+            reply=reply_mode,
+            merger=merger,
+            note=note,
+            merge_asked=context.reply == "merged",
+            notes=context.notes,
         )
         await record_panel(
             self._db,
             context=context,
             seats=seats,
             merger=merger,
-            note=note,
+            note="; ".join([*context.notes, note] if note else context.notes),
             reply=reply_mode,
             preview=prompt_preview(request.messages),
         )
-        queue.put(Finished(content=content, bench=bench, text=last))
+        ended = time.monotonic()
+        times = PanelTimes(
+            seated_s=context.seated_s,
+            first_answer_s=(first_answer or ended) - context.began,
+            total_s=ended - context.began,
+        )
+        queue.put(Finished(content=content, bench=bench, text=last, times=times))
 
     async def _merge(
         self, context: PanelContext, seats: list[SeatResult], queue: EventFeed[PanelEvent]
@@ -278,6 +301,13 @@ class PanelRunner:
         if note:
             return words.fallback(seats, note) + footer, footer
         return words.every_answer(seats), footer
+
+
+def _owes_none_note(collection: CollectionInfo, owes: bool) -> str:
+    """Why a panel owes no verdicts, when its prompt decided it (a `none` collection never owes any)."""
+    if owes or collection.verdicts_owed != "chats":
+        return ""
+    return "a chat UI's background task (its prompt opens with `### Task:`), so this panel owes no verdicts"
 
 
 def _ends_panel(event: PanelEvent) -> bool:

@@ -36,6 +36,7 @@ async def record_panel(
         skipped=[s.as_dict() for s in plan.skipped],
         prompt_preview=preview,
         seats=len(everyone),
+        owes_verdicts=context.owes_verdicts,
     )
     rows = [
         SeatRecord(

@@ -60,8 +60,13 @@ class PanelWords:
         merger: SeatResult | None = None,
         note: str = "",
         merge_asked: bool = False,
+        notes: Sequence[str] = (),
     ) -> dict[str, Any]:
-        """The `bench` reply field; `reply`, `merger` and `note` only when a merge was asked."""
+        """The `bench` reply field; `reply` and `merger` only when a merge was asked.
+
+        `note` is why a merge fell back to every answer; `notes` what else the caller should
+        know of how the request was taken (tools left out, say). `bench.note` joins them.
+        """
         bench: dict[str, Any] = {
             "panel": self.panel,
             "collection": self.model,
@@ -76,6 +81,7 @@ class PanelWords:
             bench["reply"] = reply
             if merger is not None:
                 bench["merger"] = merger.as_bench()
-            if note:
-                bench["note"] = note
+        said = [*notes, note] if merge_asked and note else list(notes)
+        if said:
+            bench["note"] = "; ".join(said)
         return bench

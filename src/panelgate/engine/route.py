@@ -31,7 +31,14 @@ import orjson
 
 from panelgate.core.errors import RateLimited, UpstreamFailed
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
-from panelgate.core.route_choice import ROTATE_EVERY, RoutePlan, TurnFacts, conversation_key, route_plan
+from panelgate.core.route_choice import (
+    ROTATE_EVERY,
+    RoutePlan,
+    TurnFacts,
+    calls_tools,
+    conversation_key,
+    route_plan,
+)
 from panelgate.core.sizing import count_images, estimate_tokens
 from panelgate.core.turn import TurnReader
 from panelgate.core.types import CollectionInfo, Failed, GatewayLimits, ModelInfo
@@ -81,6 +88,8 @@ class _Turn:
     conversation: str
     number: int
     at: datetime
+    note: str = ""
+    """Said in `bench.note`: what the gateway changed about the turn, and why."""
     tried: list[dict[str, str]] = field(default_factory=list)
 
     token: str = field(default_factory=lambda: secrets.token_hex(3))
@@ -148,8 +157,16 @@ class RouteRunner:
     async def _plan(self, request: RouteRequest) -> _Turn:
         bench = await self._db.bench.snapshot()
         collection = find_collection(request.collection, bench.collections)
+        note = ""
+        if request.has_tools and not request.has_tool_history and not calls_tools(collection, bench.roster):
+            offered = len(request.body.get("tools") or [])
+            request = request.without_tools()
+            note = (
+                f"the request offered {offered} tool(s) it had not used yet, and no member of "
+                f"`{collection.name}` can call tools, so they were left out and the turn answered in text"
+            )
         messages = request.messages
-        key = conversation_key(collection.name, request.caller, messages)
+        key = conversation_key(collection.name, request.caller, messages, request.session)
         at = self._now()
         known = await self._db.routes.conversation(key, live_since=at - IDLE)
         facts = TurnFacts(
@@ -183,6 +200,7 @@ class RouteRunner:
             conversation=known.id if known is not None else _conversation_id(at),
             number=known.turns + 1 if known is not None else 1,
             at=at,
+            note=note,
         )
 
     async def _run(self, turn: _Turn, queue: EventFeed[RouteEvent | Failed]) -> None:
@@ -426,6 +444,8 @@ class _MemberTurn:
             bench["failed_over"] = [{"alias": t["alias"], "error": t["error"]} for t in turn.tried]
         if turn.plan.skipped:
             bench["skipped"] = [s.as_dict() for s in turn.plan.skipped]
+        if turn.note:
+            bench["note"] = turn.note
         return bench
 
 

@@ -2,7 +2,9 @@
 
 People reach the bench from the Anthropic SDK as well as OpenAI's, so a
 Messages request is read into the canonical OpenAI-shaped `PanelRequest`:
-`system` becomes a system message, image blocks become `image_url` parts,
+`system` becomes a system message (and system entries inside `messages`, as
+Claude Code sends with Anthropic's mid-conversation-system beta, join it:
+a panel's seats answer once), image blocks become `image_url` parts,
 tool blocks become tool calls and tool messages (marking the request
 agentic, which a panel refuses pointing to `:route`), and thinking blocks are
 dropped because no seat could continue another model's reasoning. Anything a
@@ -156,11 +158,10 @@ def _read_message(message: object, index: int) -> list[ChatMessage]:
     if not isinstance(message, dict):
         raise BadRequest(f"{where} must be an object with a role and content", param="messages")
     role = message.get("role")
+    if role == "system":
+        return _system_message(message.get("content"), f"{where}.content")
     if not isinstance(role, str) or role not in _ROLES:
-        raise BadRequest(
-            f"{where} has role {role!r}; use user or assistant, and put system text in `system`",
-            param="messages",
-        )
+        raise BadRequest(f"{where} has role {role!r}; use user, assistant or system", param="messages")
     tool_messages: list[ChatMessage] = []
     parts: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
@@ -183,7 +184,8 @@ def _read_message(message: object, index: int) -> list[ChatMessage]:
     return [*tool_messages, turn] if parts or calls else tool_messages
 
 
-def _system_message(system: object) -> list[ChatMessage]:
+def _system_message(system: object, where: str = "system") -> list[ChatMessage]:
+    """`system`, or a system entry inside `messages`, as one system message."""
     if system is None or system == "":
         return []
     if isinstance(system, str):
@@ -192,7 +194,21 @@ def _system_message(system: object) -> list[ChatMessage]:
         texts = [b.get("text") for b in system]
         if all(isinstance(t, str) for t in texts):
             return [{"role": "system", "content": "\n".join(str(t) for t in texts)}] if texts else []
-    raise BadRequest("`system` must be text or a list of text blocks", param="system")
+    raise BadRequest(f"`{where}` must be text or a list of text blocks", param=where.split(".")[0])
+
+
+def folded_system(messages: list[ChatMessage]) -> list[ChatMessage]:
+    """The conversation with every system entry, wherever it stood, in one leading system message.
+
+    A panel's seats each answer once, so an agent's mid-conversation system
+    text is simply more of its instructions.
+    """
+    system = [m for m in messages if m["role"] == "system"]
+    if len(system) < 2 and (not system or messages[0] is system[0]):
+        return messages
+    text = "\n\n".join(str(m["content"]) for m in system if m["content"])
+    rest = [m for m in messages if m["role"] != "system"]
+    return [{"role": "system", "content": text}, *rest] if text else rest
 
 
 def read_conversation(body: dict[str, Any]) -> list[ChatMessage]:
@@ -216,9 +232,15 @@ def read_options(body: dict[str, Any]) -> dict[str, Any]:
 def has_own_tools(body: dict[str, Any]) -> bool:
     """True for a non-empty `tools`; vendor-hosted (typed) tools are refused."""
     if body.get("mcp_servers"):
-        raise BadRequest(f"`mcp_servers` is not supported; {_SERVER_TOOLS_ADVICE}", param="mcp_servers")
+        raise BadRequest(
+            f"`mcp_servers` (the MCP connector beta) is not supported; {_SERVER_TOOLS_ADVICE}",
+            param="mcp_servers",
+        )
     if body.get("container") is not None:
-        raise BadRequest(f"`container` is not supported; {_SERVER_TOOLS_ADVICE}", param="container")
+        raise BadRequest(
+            f"`container` (the code execution beta) is not supported; {_SERVER_TOOLS_ADVICE}",
+            param="container",
+        )
     return read_own_tools(body, own_types=_CUSTOM_TOOL_TYPES, refusal=_SERVER_TOOLS_ADVICE)
 
 
@@ -271,11 +293,11 @@ class AnthropicMessages(BenchInBody):
         return panel_request(
             body,
             model=read_model(body),
-            messages=read_conversation(body),
+            messages=folded_system(read_conversation(body)),
             stream=read_stream(body),
             options=read_options(body),
             caller=caller,
-            tools=has_own_tools(body),
+            tools_offered=len(body["tools"]) if has_own_tools(body) else 0,
         )
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:

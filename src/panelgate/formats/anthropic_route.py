@@ -5,7 +5,10 @@ Claude Code and other Anthropic-SDK agents keep their whole tool loop in
 (`anthropic.read_conversation`: `tool_use` → assistant `tool_calls`,
 `tool_result` → `tool` messages right after them with `is_error` marked
 "Error: ", images from results in the user message that follows, thinking
-blocks dropped). Route mode adds what a member needs to call tools: the
+blocks dropped, system entries inside `messages` kept in place as system
+messages: chat members take them anywhere, and a native Anthropic member
+gets them as reminders in the next user turn, see `upstream.anthropic_request`).
+Route mode adds what a member needs to call tools: the
 caller's tools as function tools, `tool_choice` (`any` → `required`,
 `disable_parallel_tool_use` → `parallel_tool_calls: false`), and
 `output_config.format` as a `json_schema` response format.

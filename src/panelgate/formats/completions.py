@@ -17,7 +17,6 @@ from typing import Any
 import orjson
 
 from panelgate.core.errors import BadRequest, GatewayError, error_for_status
-from panelgate.core.sizing import estimate_tokens
 from panelgate.core.types import (
     ChatMessage,
     Failed,
@@ -27,6 +26,7 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
 )
+from panelgate.formats.openai_usage import openai_usage
 from panelgate.formats.protocol import BenchInBody, finished_panel
 from panelgate.formats.request_fields import panel_request, read_model, read_stream
 
@@ -81,12 +81,6 @@ def refuse_suffix(body: dict[str, Any]) -> None:
         )
 
 
-def _usage(request: PanelRequest, content: str) -> dict[str, int]:
-    prompt = estimate_tokens(request.messages)
-    completion = estimate_tokens([{"role": "assistant", "content": content}])
-    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
-
-
 def completion_error(status: int, message: str, kind: str, param: str | None = None) -> dict[str, Any]:
     """The OpenAI error body, which the SDK raises both as a status and inside a stream."""
     return {"error": {"message": message, "type": kind, "param": param, "code": str(status)}}
@@ -120,7 +114,7 @@ class OpenAICompletions(BenchInBody):
             "created": int(time.time()),
             "model": request.model,
             "choices": [completion_choice(finished.content, "stop")],
-            "usage": _usage(request, finished.content),
+            "usage": openai_usage(request, finished.content),
             "bench": finished.bench,
         }
 
@@ -150,7 +144,7 @@ class OpenAICompletions(BenchInBody):
                 yield b"data: [DONE]\n\n"
                 return
             if isinstance(event, Finished):
-                yield chunk(event.text, "stop", usage=_usage(request, event.content), bench=event.bench)
+                yield chunk(event.text, "stop", usage=openai_usage(request, event.content), bench=event.bench)
                 yield b"data: [DONE]\n\n"
                 return
             if event.text:

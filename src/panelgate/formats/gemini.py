@@ -392,7 +392,7 @@ class GeminiFormat(GeminiCall):
             stream=self.streamed,
             options=generation_options(body),
             caller=caller,
-            tools=bool(function_declarations(body)),
+            tools_offered=len(function_declarations(body)),
         )
 
     def decode_count(self, body: dict[str, Any], *, caller: str) -> PanelRequest:

@@ -32,9 +32,10 @@ from panelgate.core.types import (
     Heartbeat,
     PanelEvent,
     PanelRequest,
+    PanelTimes,
 )
 from panelgate.formats.protocol import BenchInBody
-from panelgate.formats.request_fields import panel_request, read_model, read_stream
+from panelgate.formats.request_fields import count_tools, panel_request, read_model, read_stream
 
 LATEST_TAG = ":latest"
 MIN_DURATION_NS = 1_000_000
@@ -238,7 +239,7 @@ def _panel_request(body: dict[str, Any], messages: list[ChatMessage], caller: st
         stream=read_stream(body, default=True),
         options=read_options(body),
         caller=caller,
-        tools=bool(body.get("tools")),
+        tools_offered=count_tools(body),
     )
     return replace(asked, model=read_model(body))
 
@@ -248,14 +249,29 @@ def created_at() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-def _panel_ns(bench: dict[str, Any]) -> int:
-    """How long the panel took: its slowest seat, then the merger if one wrote the reply.
+def durations(load_s: float, prompt_eval_s: float, total_s: float) -> dict[str, int]:
+    """Ollama's durations, in nanoseconds: loading, then the prompt's evaluation, the rest the answer's.
 
-    Never less than a millisecond: clients divide `eval_count` by it for a
-    tokens-per-second figure, and seat times are kept to hundredths of a second."""
-    seconds = max((float(seat["seconds"]) for seat in bench.get("seats", ())), default=0.0)
-    seconds += float(bench.get("merger", {}).get("seconds", 0.0))
-    return max(int(seconds * 1e9), MIN_DURATION_NS)
+    Clients divide `eval_count` by `eval_duration` (and the prompt's count by
+    `prompt_eval_duration`) for a tokens-per-second figure, so neither is ever
+    under a millisecond; `total_duration` is the sum of the three parts.
+    """
+    load = max(int(load_s * 1e9), 0)
+    prompt_eval = max(int(prompt_eval_s * 1e9), MIN_DURATION_NS)
+    evaluated = max(int(total_s * 1e9) - load - prompt_eval, MIN_DURATION_NS)
+    return {
+        "total_duration": load + prompt_eval + evaluated,
+        "load_duration": load,
+        "prompt_eval_duration": prompt_eval,
+        "eval_duration": evaluated,
+    }
+
+
+def _panel_durations(times: PanelTimes) -> dict[str, int]:
+    """Seating is the load, seating to the first seat done the prompt's evaluation, the rest the
+    answer's: the panel's own clock, so tokens per second are what the caller waited for."""
+    first = max(times.first_answer_s, times.seated_s)
+    return durations(times.seated_s, first - times.seated_s, times.total_s)
 
 
 def ndjson_line(body: dict[str, Any]) -> bytes:
@@ -277,15 +293,12 @@ class _OllamaReply(BenchInBody, ABC):
         return {"model": request.model, "created_at": created_at(), **self._text(text), "done": done}
 
     def _last(self, request: PanelRequest, finished: Finished, text: str) -> dict[str, Any]:
-        took = _panel_ns(finished.bench)
         return {
             **self._piece(request, text, done=True),
             "done_reason": "stop",
-            "total_duration": took,
-            "load_duration": 0,
+            **_panel_durations(finished.times),
             "prompt_eval_count": estimate_tokens(request.messages),
             "eval_count": estimate_tokens([{"role": "assistant", "content": finished.content}]),
-            "eval_duration": took,
             "bench": finished.bench,
         }
 

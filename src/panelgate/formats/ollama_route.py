@@ -25,9 +25,9 @@ from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent
 from panelgate.core.turn import TextPiece, ToolCall, ToolCallArguments, ToolCallStarted
 from panelgate.core.types import Heartbeat
 from panelgate.formats.ollama import (
-    MIN_DURATION_NS,
     chat_messages,
     created_at,
+    durations,
     generate_messages,
     model_name,
     ndjson_line,
@@ -87,12 +87,20 @@ def _tool_call(call: ToolCall) -> dict[str, Any]:
     return {"function": {"name": call.name, "arguments": arguments_object(call.arguments)}}
 
 
-def _took_ns(bench: dict[str, Any], measured: float) -> int:
-    """How long the turn took: `bench.seconds` when the engine says, else what the stream saw;
-    never under a millisecond (clients divide `eval_count` by it)."""
-    seconds = bench.get("seconds")
-    seconds = seconds if isinstance(seconds, int | float) and not isinstance(seconds, bool) else measured
-    return max(int(seconds * 1e9), MIN_DURATION_NS)
+def _seconds(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _turn_durations(bench: dict[str, Any], took_s: float, first_piece_s: float | None) -> dict[str, int]:
+    """Ollama's durations for a turn: until its first piece the prompt's evaluation, the rest the answer's.
+
+    `bench.seconds` and `bench.first_token_s` win when the engine says; else what this reply saw
+    (a whole reply sees no first piece, so all of it counts as the answer's).
+    """
+    total = _seconds(bench.get("seconds"))
+    first = _seconds(bench.get("first_token_s")) if total is not None else first_piece_s
+    total = took_s if total is None else total
+    return durations(0.0, min(first or 0.0, total), total)
 
 
 def _said(chunk: RouteChunk, calls: OpenCalls[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -112,10 +120,17 @@ def _said(chunk: RouteChunk, calls: OpenCalls[dict[str, Any]]) -> list[tuple[str
 
 
 class _OllamaRoute(ABC):
-    """The reply and stream both Ollama routes share; a subclass says where the answer goes."""
+    """The reply and stream both Ollama routes share; a subclass says where the answer goes.
+
+    One is made per request with the time it arrived (`began`, from `time.monotonic()`), so the
+    durations Ollama clients turn into tokens per second are the time the caller waited.
+    """
 
     name = "ollama"
     stream_media_type = "application/x-ndjson"
+
+    def __init__(self, began: float | None = None) -> None:
+        self._began = time.monotonic() if began is None else began
 
     @abstractmethod
     def _answer(self, text: str, calls: list[dict[str, Any]]) -> dict[str, Any]: ...
@@ -131,18 +146,15 @@ class _OllamaRoute(ABC):
         ended: RouteEnded,
         text: str,
         calls: list[dict[str, Any]],
-        measured: float = 0.0,
+        first_piece_s: float | None = None,
     ) -> dict[str, Any]:
-        took = _took_ns(ended.bench, measured)
         prompt, answer = turn_counts(request, ended)
         return {
             **self._line(request, text, calls, done=True),
             "done_reason": "length" if ended.finish_reason == "length" else "stop",
-            "total_duration": took,
-            "load_duration": 0,
+            **_turn_durations(ended.bench, time.monotonic() - self._began, first_piece_s),
             "prompt_eval_count": prompt,
             "eval_count": answer,
-            "eval_duration": took,
             "bench": ended.bench,
         }
 
@@ -155,7 +167,8 @@ class _OllamaRoute(ABC):
     async def stream_route(
         self, request: RouteRequest, events: AsyncIterator[RouteEvent]
     ) -> AsyncIterator[bytes]:
-        began, calls = time.monotonic(), OpenCalls(_tool_call)
+        calls = OpenCalls(_tool_call)
+        first_piece_s: float | None = None
         async for event in events:
             if isinstance(event, Heartbeat):
                 yield ndjson_line(self._line(request, "", []))
@@ -165,9 +178,11 @@ class _OllamaRoute(ABC):
             elif isinstance(event, RouteEnded):
                 if rest := calls.rest():
                     yield ndjson_line(self._line(request, "", rest))
-                yield ndjson_line(self._done(request, event, "", [], time.monotonic() - began))
+                yield ndjson_line(self._done(request, event, "", [], first_piece_s))
                 return
             elif isinstance(event, RouteChunk):
+                if first_piece_s is None and event.pieces:
+                    first_piece_s = time.monotonic() - self._began
                 for text, complete in _said(event, calls):
                     yield ndjson_line(self._line(request, text, complete))
 

@@ -2,15 +2,17 @@
 
 The API most clients speak, so it is also the canonical message shape: a
 request decodes almost as sent, after refusing what a panel cannot honour.
-Anything a panel would otherwise drop silently — tools, legacy functions,
-PDF or audio parts — is refused with a message saying what to do instead,
-because a 200 that quietly ignored half the request is worse than a 400.
+Anything a panel would otherwise drop silently — tool calls in the history,
+legacy functions, PDF or audio parts — is refused with a message saying what
+to do instead, because a 200 that quietly ignored half the request is worse
+than a 400. Tools merely offered are left out, and `bench.note` says so.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -25,8 +27,9 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
 )
+from panelgate.formats.openai_usage import openai_usage
 from panelgate.formats.protocol import BenchInBody, finished_panel
-from panelgate.formats.request_fields import panel_request, read_model, read_stream
+from panelgate.formats.request_fields import count_tools, panel_request, read_model, read_stream
 
 _ROLES = {"system", "developer", "user", "assistant", "tool"}
 _OPTIONS = (
@@ -96,6 +99,17 @@ def _check_message(message: object, index: int) -> ChatMessage:
     return message
 
 
+def _usage_asked(body: dict[str, Any]) -> bool:
+    stream_options = body.get("stream_options")
+    if stream_options is None:
+        return False
+    if not isinstance(stream_options, dict):
+        raise BadRequest(
+            '`stream_options` must be an object such as {"include_usage": true}', param="stream_options"
+        )
+    return stream_options.get("include_usage") is True
+
+
 class OpenAIChat(BenchInBody):
     name = "openai-chat"
     stream_media_type = "text/event-stream"
@@ -112,15 +126,16 @@ class OpenAIChat(BenchInBody):
         if not isinstance(raw, list) or not raw:
             raise BadRequest("`messages` must be a non-empty list", param="messages")
         messages = [_check_message(m, i) for i, m in enumerate(raw)]
-        return panel_request(
+        asked = panel_request(
             body,
             model=model,
             messages=messages,
             stream=read_stream(body),
             options={k: body[k] for k in _OPTIONS if k in body},
             caller=caller,
-            tools=bool(body.get("tools")),
+            tools_offered=count_tools(body),
         )
+        return replace(asked, usage_in_stream=_usage_asked(body))
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
         finished, panel = finished_panel(events)
@@ -136,19 +151,22 @@ class OpenAIChat(BenchInBody):
                     "finish_reason": "stop",
                 }
             ],
+            "usage": openai_usage(request, finished.content),
             "bench": finished.bench,
         }
 
     async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
         chunk_id, model, created = "chatcmpl-", request.model, int(time.time())
 
-        def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
+        def chunk(delta: dict[str, Any] | None, finish: str | None = None, **extra: Any) -> bytes:
+            """A chunk of the answer; `delta` None is the usage chunk, which has no choices."""
+            choices = [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}]
             body = {
                 "id": chunk_id,
                 "object": "chat.completion.chunk",
                 "created": created,
                 "model": model,
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+                "choices": choices,
                 **extra,
             }
             return b"data: " + orjson.dumps(body) + b"\n\n"
@@ -165,7 +183,10 @@ class OpenAIChat(BenchInBody):
                 return
             elif isinstance(event, Finished):  # the last pieces in one write
                 last = chunk({"content": event.text}) if event.text else b""
-                yield last + chunk({}, "stop", bench=event.bench) + b"data: [DONE]\n\n"
+                last += chunk({}, "stop", bench=event.bench)
+                if request.usage_in_stream:
+                    last += chunk(None, usage=openai_usage(request, event.content))
+                yield last + b"data: [DONE]\n\n"
                 return
             elif event.text:
                 yield chunk({"content": event.text})

@@ -62,24 +62,32 @@ def read_nominees(body: dict[str, Any]) -> tuple[str, ...]:
     return tuple(a.strip() for a in nominees)
 
 
-def read_own_tools(body: dict[str, Any], *, own_types: Collection[str | None], refusal: str) -> bool:
-    """True for a non-empty `tools` list of the caller's own tools (route mode only).
-
-    A tool whose `type` is not one of `own_types` runs at the vendor, which a
-    panel of other models cannot offer: refused, with `refusal` saying what to do.
-    """
+def count_tools(body: dict[str, Any]) -> int:
+    """How many tool definitions `tools` holds (0 when it is absent or null)."""
     tools = body.get("tools")
     if tools is None:
-        return False
+        return 0
     if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
         raise BadRequest("`tools` must be a list of tool definitions", param="tools")
-    for number, tool in enumerate(tools):
+    return len(tools)
+
+
+def read_own_tools(body: dict[str, Any], *, own_types: Collection[str | None], refusal: str) -> bool:
+    """True for a non-empty `tools` list of the caller's own tools.
+
+    A tool whose `type` is not one of `own_types` runs at the vendor, which
+    neither a panel nor a routed member of another vendor can offer: refused,
+    with `refusal` saying what to do.
+    """
+    if not count_tools(body):
+        return False
+    for number, tool in enumerate(body["tools"]):
         kind = tool.get("type")
         if kind is not None and not isinstance(kind, str):
             raise BadRequest(f'tools[{number}].type must be a string such as "function"', param="tools")
         if kind not in own_types:
             raise BadRequest(f"tool type `{kind}` runs at the vendor; {refusal}", param="tools")
-    return bool(tools)
+    return True
 
 
 def has_tool_history(messages: Sequence[ChatMessage]) -> bool:
@@ -95,9 +103,13 @@ def panel_request(
     stream: bool,
     options: dict[str, Any],
     caller: str,
-    tools: bool = False,
+    tools_offered: int = 0,
 ) -> PanelRequest:
-    """The canonical request from what a format read, plus the fields all APIs share."""
+    """The canonical request from what a format read, plus the fields all APIs share.
+
+    `tools_offered` counts the caller's own tools (vendor-hosted ones are refused by the format);
+    whether the panel leaves them out or refuses is the collection's call, made when it is seated.
+    """
     collection, suffix = parse_model_id(model)
     return PanelRequest(
         model=model,
@@ -109,7 +121,8 @@ def panel_request(
         nominees=read_nominees(body),
         options=options,
         caller=caller,
-        agentic=tools or has_tool_history(messages),
+        tools_offered=tools_offered,
+        tool_history=has_tool_history(messages),
     )
 
 

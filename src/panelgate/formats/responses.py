@@ -4,9 +4,10 @@ Newer OpenAI clients speak only this API, so its `input` (a string or a list
 of items) is read into the canonical OpenAI-shaped `PanelRequest`:
 `instructions` and system/developer messages become system messages,
 `input_image` parts become `image_url` parts, function and custom tool calls
-and their outputs become tool calls and tool messages (marking the request
-agentic, which a panel refuses pointing to `:route`), and reasoning items
-are dropped because no seat could continue another model's reasoning.
+and their outputs become tool calls and tool messages (a tool history, which
+a panel refuses pointing to `:route`; tools merely offered are left out), and
+reasoning items are dropped because no seat could continue another model's
+reasoning.
 
 Nothing is stored here, so whatever continues a stored conversation
 (`previous_response_id`, `conversation`, stored prompts, item references,
@@ -403,7 +404,7 @@ class OpenAIResponses(BenchInBody):
             stream=read_stream(body),
             options=read_options(body),
             caller=caller,
-            tools=has_own_tools(body),
+            tools_offered=len(body["tools"]) if has_own_tools(body) else 0,
         )
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:

@@ -4,6 +4,10 @@ Checked before anything else reads the body, so an oversized or non-JSON
 request is refused without being buffered whole. A handler that reads its
 body here declares it to the OpenAPI document with `json_body`, since
 FastAPI cannot see it.
+
+Ollama's server reads any body as JSON, and its own examples (`curl ... -d
+'{...}'`) send no JSON type: curl's default form type, or none at all. The
+Ollama routes take those too (`untyped=True`) when the body is JSON.
 """
 
 from __future__ import annotations
@@ -18,16 +22,26 @@ from panelgate.core.errors import BadRequest, TooLarge, UnsupportedMedia
 
 MAX_DEPTH = 254
 """The most nesting orjson writes back (no real request comes near it)."""
+UNTYPED_MEDIA = frozenset({"", "application/x-www-form-urlencoded"})
+"""What a body sent without saying it is JSON is typed as: nothing, or curl's `-d` default."""
+NOT_JSON = "send the body as JSON with `Content-Type: application/json`"
 
 
 def _megabytes(n: int) -> str:
     return f"{n / 1_000_000:g} MB"
 
 
-async def read_json_object(request: Request, max_bytes: int) -> dict[str, Any]:
-    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    if media != "application/json":
-        raise UnsupportedMedia("send the body as JSON with `Content-Type: application/json`")
+def media_type(content_type: str) -> str:
+    """The media type of a `Content-Type` value, lower-case, without its parameters."""
+    return content_type.split(";", 1)[0].strip().lower()
+
+
+async def read_json_object(request: Request, max_bytes: int, *, untyped: bool = False) -> dict[str, Any]:
+    """The body as a JSON object; `untyped` also takes one sent without a JSON type (Ollama's way)."""
+    media = media_type(request.headers.get("content-type", ""))
+    typed = media == "application/json"
+    if not typed and not (untyped and media in UNTYPED_MEDIA):
+        raise UnsupportedMedia(NOT_JSON)
     declared = request.headers.get("content-length")
     if declared is not None:
         if not declared.isdigit():
@@ -58,6 +72,8 @@ async def read_json_object(request: Request, max_bytes: int) -> dict[str, Any]:
     try:
         body = orjson.loads(b"".join(chunks))
     except orjson.JSONDecodeError as exc:
+        if not typed:  # it never said it was JSON, and it is not
+            raise UnsupportedMedia(NOT_JSON) from None
         raise BadRequest(f"the body is not valid JSON ({exc.msg} at character {exc.pos})") from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")

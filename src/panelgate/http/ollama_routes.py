@@ -1,17 +1,20 @@
-"""The Ollama surface: `/api/chat`, `/api/generate`, `/api/tags`, `/api/version`, `/api/show`.
+"""The Ollama surface: `/api/chat`, `/api/generate`, `/api/tags`, `/api/ps`, `/api/version`, `/api/show`.
 
 `/api/` is also the admin API's prefix, so this surface `owns` exactly these
-five paths: a refusal on them comes back as `{"error": "..."}` (what the
+six paths: a refusal on them comes back as `{"error": "..."}` (what the
 Ollama clients raise), while every other `/api/...` path keeps the admin
 shape. The listing routes describe collections as Ollama describes local
 models, so a client that only lets a person pick a listed model (Open WebUI)
-can pick a collection in any reply mode.
+can pick a collection in any reply mode; `/api/ps` (which models are loaded,
+polled by Open WebUI) lists every collection as loaded, since a panel has
+nothing to load. Like Ollama, the writes read a body sent without a JSON type.
 """
 
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
+import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
@@ -30,13 +33,13 @@ from panelgate.http.services import services
 
 OLLAMA_VERSION = "0.12.0"
 """The Ollama version this surface answers as; clients check it for features."""
-PATHS = ("/api/chat", "/api/generate", "/api/tags", "/api/version", "/api/show")
+PATHS = ("/api/chat", "/api/generate", "/api/tags", "/api/ps", "/api/version", "/api/show")
+LOADED_FOR = timedelta(hours=24)
+"""How far ahead `/api/ps` says a collection stays loaded: it never unloads, and clients count down."""
 
 router = APIRouter()
 FORMAT = OllamaChat()
 GENERATE = OllamaGenerate()
-ROUTE = OllamaChatRoute()
-GENERATE_ROUTE = OllamaGenerateRoute()
 
 
 def owns(path: str) -> bool:
@@ -45,12 +48,14 @@ def owns(path: str) -> bool:
 
 @router.post("/api/chat")
 async def chat(request: Request) -> Response:
-    return await answer_panel(request, FORMAT, ROUTE, model_name=model_name)
+    route = OllamaChatRoute(began=time.monotonic())  # one per turn: its durations start now
+    return await answer_panel(request, FORMAT, route, model_name=model_name, untyped=True)
 
 
 @router.post("/api/generate")
 async def generate(request: Request) -> Response:
-    return await answer_panel(request, GENERATE, GENERATE_ROUTE, model_name=model_name)
+    route = OllamaGenerateRoute(began=time.monotonic())
+    return await answer_panel(request, GENERATE, route, model_name=model_name, untyped=True)
 
 
 @router.get("/api/version")
@@ -59,7 +64,11 @@ async def version() -> Response:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return _stamp(datetime.now(UTC))
+
+
+def _stamp(at: datetime) -> str:
+    return at.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _details(entry: dict[str, Any]) -> dict[str, Any]:
@@ -94,6 +103,23 @@ async def tags(request: Request) -> Response:
     return json_response({"models": [_tag(entry, modified_at) for entry in entries]})
 
 
+def _running(entry: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """A collection as `/api/ps` lists a loaded model: in no memory of ours, and never unloading."""
+    running = {**_tag(entry, _stamp(now)), "expires_at": _stamp(now + LOADED_FOR), "size_vram": 0}
+    del running["modified_at"]
+    if entry["together"]["context_window"]:
+        running["context_length"] = entry["together"]["context_window"]
+    return running
+
+
+@router.get("/api/ps")
+async def running_models(request: Request) -> Response:
+    """Ollama's loaded models: every collection the caller may ask, as `/api/tags` lists them."""
+    now = datetime.now(UTC)
+    entries = await list_collections(services(request).db, allowed_collections(request))
+    return json_response({"models": [_running(entry, now) for entry in entries]})
+
+
 def _modelfile(entry: dict[str, Any]) -> str:
     lines = [f"# {entry['id']}: a panelgate collection, answered by a panel of its members"]
     if entry["description"]:
@@ -126,7 +152,7 @@ def _show(entry: dict[str, Any]) -> dict[str, Any]:
 
 @router.post("/api/show")
 async def show(request: Request) -> Response:
-    body = await read_json_object(request, services(request).settings.max_body_bytes)
+    body = await read_json_object(request, services(request).settings.max_body_bytes, untyped=True)
     asked = body.get("model") or body.get("name")
     if not isinstance(asked, str) or not asked.strip():
         raise BadRequest('name the model to show, e.g. {"model": "bench/<collection>"}', param="model")

@@ -40,15 +40,17 @@ async def answer_panel(
     *,
     model: str | None = None,
     model_name: Callable[[str], str] = str.strip,
+    untyped: bool = False,
 ) -> Response:
     """A panel, or a route turn when the request asks for one and `route` can read it.
 
     `model` is the model the path names, for APIs that put it there (Gemini);
     `model_name` reads a body's model the way the API's adapter does (Ollama
-    clients add `:latest`).
+    clients add `:latest`); `untyped` takes a JSON body sent without a JSON
+    type, as Ollama's clients do.
     """
     svc = services(request)
-    body = await read_json_object(request, svc.settings.max_body_bytes)
+    body = await read_json_object(request, svc.settings.max_body_bytes, untyped=untyped)
     if route is not None:
         asked_model = model if model is not None else model_name(read_model(body))
         if await reply_mode(svc.db, asked_model, read_bench_field(body)) == "route":

@@ -13,6 +13,7 @@ no room for `bench`.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 from starlette.requests import Request
@@ -22,6 +23,7 @@ from panelgate.core.errors import error_for_status
 from panelgate.core.route import RouteBroken, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.types import Failed
 from panelgate.engine.route import RouteRun
+from panelgate.formats.client_session import client_session
 from panelgate.formats.protocol import InboundFormat
 from panelgate.formats.route_protocol import RouteFormat
 from panelgate.http.key_scope import check_collection
@@ -35,7 +37,7 @@ STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 async def answer_route(
     request: Request, fmt: InboundFormat, route: RouteFormat, body: dict[str, Any], caller: str
 ) -> Response:
-    asked = route.decode_route(body, caller=caller)
+    asked = replace(route.decode_route(body, caller=caller), session=client_session(request.headers, body))
     check_collection(request, asked.collection)
     run = await services(request).routes.start(asked)
     headers = {"X-Bench-Conversation": run.conversation}

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import Row, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from panelgate.core.types import REPLY_MODES, SHAPES, CollectionInfo
+from panelgate.core.types import OFFERED_TOOLS, REPLY_MODES, SHAPES, VERDICTS_OWED, CollectionInfo
 from panelgate.store.audit import changed, write_audit
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Invalid, NotFound
@@ -58,6 +58,8 @@ def checked(info: CollectionInfo, bench: Iterable[str]) -> CollectionInfo:
         reply=check_choice(info.reply, REPLY_MODES, "reply"),
         merger=merger,
         shadows=check_int(info.shadows, "shadows", 0, MAX_SHADOWS),
+        offered_tools=check_choice(info.offered_tools, OFFERED_TOOLS, "offered_tools"),
+        verdicts_owed=check_choice(info.verdicts_owed, VERDICTS_OWED, "verdicts_owed"),
     )
 
 
@@ -81,6 +83,8 @@ def info(row: Row[Any]) -> CollectionInfo:
         reply=row.reply,
         merger=row.merger,
         shadows=row.shadows,
+        offered_tools=row.offered_tools,
+        verdicts_owed=row.verdicts_owed,
     )
 
 
@@ -95,6 +99,8 @@ def public(collection: CollectionInfo) -> dict[str, Any]:
         "reply": collection.reply,
         "merger": collection.merger,
         "shadows": collection.shadows,
+        "offered_tools": collection.offered_tools,
+        "verdicts_owed": collection.verdicts_owed,
     }
 
 

@@ -46,7 +46,18 @@ HEADER = """\
 ENDPOINT_FIELDS = ("name", "base_url", "kind", "api", "key_name", "headers", "default")
 MODEL_FIELDS = ("alias", "served_id", "endpoint", *MODEL_FACTS, "former_aliases", "retired")
 RETIRED_FIELDS = ("at", "by", "why", "collections", "merger_of")
-COLLECTION_FIELDS = ("name", "members", "shape", "description", "tags", "reply", "merger", "shadows")
+COLLECTION_FIELDS = (
+    "name",
+    "members",
+    "shape",
+    "description",
+    "tags",
+    "reply",
+    "merger",
+    "shadows",
+    "offered_tools",
+    "verdicts_owed",
+)
 
 MODEL_DEFAULTS: dict[str, Any] = {
     "role": "general",
@@ -257,6 +268,8 @@ def _collection(item: object) -> CollectionInfo:
         reply=entry.get("reply", "all"),
         merger=entry.get("merger") or "",
         shadows=entry.get("shadows", 0),
+        offered_tools=entry.get("offered_tools", "drop"),
+        verdicts_owed=entry.get("verdicts_owed", "all"),
     )
 
 

@@ -59,6 +59,7 @@ def _panel_values(panel: PanelRecord, seat_count: int) -> dict[str, Any]:
         "skipped": [skip.as_dict() if isinstance(skip, Skip) else dict(skip) for skip in panel.skipped],
         "prompt_preview": panel.prompt_preview[:PREVIEW_CHARS],
         "seats": seat_count,
+        "owes_verdicts": panel.owes_verdicts,
     }
 
 
@@ -93,6 +94,7 @@ def _panel(row: Row[Any]) -> PanelRecord:
         skipped=tuple(Skip(**skip) for skip in row.skipped),
         prompt_preview=row.prompt_preview,
         seats=row.seats,
+        owes_verdicts=row.owes_verdicts,
     )
 
 

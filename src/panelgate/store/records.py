@@ -133,6 +133,8 @@ class PanelRecord:
     skipped: Sequence[Skip | Mapping[str, str]] = ()
     prompt_preview: str = ""
     seats: int = 0
+    owes_verdicts: bool = True
+    """False: its seats are left out of every "verdicts owed" list (they can still be judged)."""
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,19 @@ class Routes:
             rows = (await connection.execute(query)).all()
         return [_turn(row) for row in rows]
 
+    async def recent_conversations(
+        self, limit: int = 20, collection: str | None = None
+    ) -> list[ConversationRecord]:
+        """The conversations with the newest turns first."""
+        query = (
+            select(route_conversations).order_by(route_conversations.c.last_at.desc()).limit(max(1, limit))
+        )
+        if collection is not None:
+            query = query.where(route_conversations.c.collection == collection)
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(query)).all()
+        return [_conversation(dict(row._mapping)) for row in rows]
+
     async def by_id(self, conversation: str) -> ConversationRecord | None:
         query = select(route_conversations).where(route_conversations.c.id == conversation)
         async with self._connections.read() as connection:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, Row, exists, func, insert, select, true
+from sqlalchemy import ColumnElement, Row, exists, false, func, insert, select, true
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.store.audit import write_audit
@@ -226,7 +226,8 @@ class Verdicts:
         return counts
 
     async def pending(self, calls: Sequence[str]) -> list[str]:
-        """The calls among `calls`, in order, that answered (ok or empty) and have no verdict yet."""
+        """The calls among `calls`, in order, that answered (ok or empty) and have no verdict yet,
+        leaving out the seats of panels that owe none."""
         wanted = list(dict.fromkeys(call for call in calls if storable(call)))
         if not wanted:
             return []
@@ -234,16 +235,22 @@ class Verdicts:
             evidence.c.call.in_(wanted),
             evidence.c.status.in_(JUDGEABLE),
             ~exists().where(verdicts.c.call == evidence.c.call),
+            ~exists().where(
+                seats.c.call == evidence.c.call,
+                panels.c.id == seats.c.panel,
+                panels.c.owes_verdicts.is_(false()),
+            ),
         )
         async with self._connections.read() as connection:
             found = set((await connection.execute(query)).scalars())
         return [call for call in wanted if call in found]
 
     async def owed(self, caller: str, since: datetime, *, most_panels: int = 20) -> list[OwedSeat]:
-        """The seats of `caller`'s newest panels since `since` that answered and have no verdict yet."""
+        """The seats of `caller`'s newest panels since `since` that answered and have no verdict yet
+        (panels that owe none left out)."""
         recent = (
             select(panels.c.id)
-            .where(panels.c.caller == caller, panels.c.at >= since)
+            .where(panels.c.caller == caller, panels.c.at >= since, panels.c.owes_verdicts.is_(true()))
             .order_by(panels.c.at.desc(), panels.c.id.desc())
             .limit(max(1, most_panels))
             .subquery()

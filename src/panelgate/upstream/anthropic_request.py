@@ -3,8 +3,12 @@
 A member on `api: anthropic` is asked in Anthropic's words; this module decides
 those words where the two APIs differ:
 
-- `system`/`developer` messages, wherever they stand, are joined (blank line
-  between) into `system`; consecutive messages of one role are merged, and
+- `system`/`developer` messages before the first turn are joined (blank line
+  between) into `system`; later ones (an agent's mid-conversation system
+  entries, as Claude Code sends) stay in place as a `<system-reminder>` text
+  block of a user turn, which every Messages model takes without a beta;
+  consecutive messages of one role are merged (a user turn's tool results
+  first, as Anthropic wants them), and
   consecutive `role: tool` results become one user message of `tool_result`
   blocks, because Anthropic wants user and assistant to alternate.
 - Tool-call arguments that are not a JSON object (a model's broken output,
@@ -109,7 +113,11 @@ def _format_instruction(response_format: object) -> str:
 
 
 def _conversation(messages: object) -> tuple[str, list[dict[str, Any]]]:
-    """The system text, and the turns with same-role neighbours merged."""
+    """The system text, and the turns with same-role neighbours merged.
+
+    System entries after the first turn (an agent's mid-conversation system
+    messages) stay where they stand, as a reminder block of a user turn.
+    """
     if not isinstance(messages, list):
         raise refused("`messages` must be a list")
     system: list[str] = []
@@ -119,17 +127,28 @@ def _conversation(messages: object) -> tuple[str, list[dict[str, Any]]]:
         if not isinstance(message, Mapping):
             raise refused(f"{where} is not an object")
         role = message.get("role")
-        if role in ("system", "developer"):
+        if role in ("system", "developer") and not turns:
             system.append(_plain_text(message.get("content"), where))
             continue
-        role, blocks = _turn(role, message, where)
+        if role in ("system", "developer"):
+            role, blocks = "user", _reminder(_plain_text(message.get("content"), where))
+        else:
+            role, blocks = _turn(role, message, where)
         if not blocks:
             continue
         if turns and turns[-1]["role"] == role:
             turns[-1]["content"].extend(blocks)
         else:
             turns.append({"role": role, "content": blocks})
+    for turn in turns:  # Anthropic wants a user turn's tool results before its text
+        turn["content"].sort(key=lambda block: block["type"] != "tool_result")
     return "\n\n".join(text for text in system if text), turns
+
+
+def _reminder(text: str) -> list[dict[str, Any]]:
+    """Mid-conversation system text as a user-turn block, which every Messages model takes
+    (the API takes system entries in place only with its mid-conversation-system beta)."""
+    return [{"type": "text", "text": f"<system-reminder>\n{text}\n</system-reminder>"}] if text else []
 
 
 def _turn(role: object, message: Mapping[str, Any], where: str) -> tuple[str, list[dict[str, Any]]]:

@@ -19,10 +19,11 @@ from panelgate.core.errors import (
 )
 from panelgate.http.access import cors, session
 from panelgate.http.access.keys import admit
-from panelgate.http.access.paths import PathKind, kind_of
+from panelgate.http.access.paths import UNTYPED_JSON_PATHS, PathKind, kind_of
 from panelgate.http.access.policy import AccessPolicy
 from panelgate.http.access.refusal import Refusal
 from panelgate.http.access.request_view import RequestView
+from panelgate.http.body import NOT_JSON, UNTYPED_MEDIA
 from panelgate.http.errors import error_body, format_for_path
 from panelgate.http.responses import json_response
 
@@ -81,8 +82,8 @@ class AccessGuard:
                         "gateway routes accept origins listed in PANELGATE_ALLOWED_ORIGINS"
                     )
                 )
-            if view.has_body() and not view.is_json():
-                raise Refusal(UnsupportedMedia("send the body as JSON with `Content-Type: application/json`"))
+            if view.has_body() and not view.is_json() and not _untyped_json_taken(view):
+                raise Refusal(UnsupportedMedia(NOT_JSON))
         declared = view.headers.get("content-length")
         if declared is not None:
             if not (declared.strip().isascii() and declared.strip().isdigit()):
@@ -159,3 +160,9 @@ def _with_cors(send: Send, origin: str) -> Send:
         await send(message)
 
     return sending
+
+
+def _untyped_json_taken(view: RequestView) -> bool:
+    """An Ollama write sent without a JSON type (no type, or curl's form default): its route reads the
+    body as JSON and refuses it (415) when it is not."""
+    return view.path in UNTYPED_JSON_PATHS and view.media() in UNTYPED_MEDIA

@@ -62,8 +62,12 @@ class RequestView:
         length = self.headers.get("content-length")
         return "transfer-encoding" in self.headers or (length is not None and length.strip() not in ("", "0"))
 
+    def media(self) -> str:
+        """The body's media type, lower-case and without parameters ("" when not given)."""
+        return self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
     def is_json(self) -> bool:
-        media = self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        media = self.media()
         return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
 
     def wants_html(self) -> bool:

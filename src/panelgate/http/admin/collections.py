@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, NotFound
-from panelgate.core.types import CollectionInfo, ReplyMode, Shape
+from panelgate.core.types import CollectionInfo, OfferedTools, ReplyMode, Shape, VerdictsOwed
 from panelgate.engine.listing import describe
 from panelgate.http.admin.schemas import Body, Removed, left_out
 from panelgate.http.admin.shapes import only_fields, plain
@@ -33,6 +33,14 @@ class CollectionFields(Body):
     reply: ReplyMode | None = Field(default=None, description="null: all")
     merger: str | None = Field(default=None, description="the alias that merges; null or empty: chosen")
     shadows: int = left_out("route mode: members answering each turn too; left out: 0", ge=0, le=MAX_SHADOWS)
+    offered_tools: OfferedTools = left_out(
+        "tools a request offers with no tool call in its history: drop (answer without them, saying so "
+        "in bench.note) or refuse (400 pointing to :route); left out: drop"
+    )
+    verdicts_owed: VerdictsOwed = left_out(
+        "which panels owe verdicts: all, chats (not a chat UI's background tasks, whose prompt opens "
+        "with `### Task:`) or none; left out: all"
+    )
 
 
 FIELDS = set(CollectionFields.model_fields)
@@ -64,6 +72,8 @@ class CollectionShown(BaseModel):
     reply: ReplyMode
     merger: str
     shadows: int
+    offered_tools: OfferedTools
+    verdicts_owed: VerdictsOwed
     explorers: int = Field(description="explorer seats a panel of it gets now")
     together: Together
 
@@ -95,8 +105,9 @@ def _apply(base: CollectionInfo, body: dict[str, Any]) -> CollectionInfo:
             if value is not None and not isinstance(value, str):
                 raise BadRequest(f"`{field}` must be a string", param=field)
             changes[field] = value if field == "shape" else (value or ("all" if field == "reply" else ""))
-    if "shadows" in body:
-        changes["shadows"] = body["shadows"]  # the store checks it is a small whole number
+    for field in ("shadows", "offered_tools", "verdicts_owed"):
+        if field in body:
+            changes[field] = body[field]  # the store checks each value
     changed = replace(base, **changes)
     removed = set(_aliases(body, "remove"))
     added = [a for a in _aliases(body, "add") if a not in changed.members and a not in removed]

@@ -47,6 +47,9 @@ class PanelFields(BaseModel):
     note: str
     skipped: list[SkipShown] = Field(description="models named for the panel but not asked, and why")
     prompt_preview: str = Field(description="at most 200 characters of the prompt's text")
+    owes_verdicts: bool = Field(
+        description="false: its seats are in no verdicts-owed list (a chat UI's background task, say)"
+    )
 
 
 class PanelShown(PanelFields):

@@ -1,4 +1,4 @@
-"""Route conversations on the record: one conversation with every turn (never the prompt)."""
+"""Route conversations on the record: the newest ones, and one with every turn (never the prompt)."""
 
 from __future__ import annotations
 
@@ -54,6 +54,19 @@ class TurnShown(BaseModel):
 class Conversation(BaseModel):
     conversation: ConversationShown | None
     turns: list[TurnShown]
+
+
+class RecentConversations(BaseModel):
+    conversations: list[ConversationShown]
+
+
+@router.get("/routes", response_model=RecentConversations)
+async def recent_conversations(request: Request, limit: int = 20, collection: str | None = None) -> Response:
+    """The conversations with the newest turns first (`limit` 1–200)."""
+    found = await services(request).db.routes.recent_conversations(
+        limit=max(1, min(limit, 200)), collection=collection
+    )
+    return json_response({"conversations": plain(found)})
 
 
 @router.get("/routes/{conversation}", response_model=Conversation)

@@ -89,6 +89,8 @@ collections = Table(
     Column("reply", Text, nullable=False),
     Column("merger", Text, nullable=False),
     Column("shadows", Integer, nullable=False, server_default=text("0")),
+    Column("offered_tools", Text, nullable=False, server_default=text("'drop'")),
+    Column("verdicts_owed", Text, nullable=False, server_default=text("'all'")),
     Column("created_at", UtcDateTime, nullable=False),
     Column("updated_at", UtcDateTime, nullable=False),
 )

@@ -3,7 +3,7 @@ route conversations and their turns."""
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, Table, Text
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, Table, Text, text
 
 from panelgate.store.tables.columns import UtcDateTime, json_column, metadata
 
@@ -21,6 +21,7 @@ panels = Table(
     Column("skipped", json_column(), nullable=False),
     Column("prompt_preview", Text, nullable=False),
     Column("seats", Integer, nullable=False),
+    Column("owes_verdicts", Boolean, nullable=False, server_default=text("true")),
 )
 Index("ix_panels_at", panels.c.at)
 Index("ix_panels_collection_at", panels.c.collection, panels.c.at)

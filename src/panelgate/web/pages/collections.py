@@ -18,7 +18,7 @@ from html import escape
 from fastapi import APIRouter, Request
 from starlette.responses import HTMLResponse
 
-from panelgate.core.types import REPLY_MODES, SHAPES
+from panelgate.core.types import OFFERED_TOOLS, REPLY_MODES, SHAPES, VERDICTS_OWED
 from panelgate.store import SeatRecord
 from panelgate.store.collections import public
 from panelgate.web.answer_html import answer_html
@@ -30,6 +30,15 @@ REPLY_NOTES = {
     "all": "every seat's answer, side by side",
     "merged": "one answer, merged from the seats' answers by the merger",
     "route": "one model answers each turn; shadows answer too, for evaluation",
+}
+OFFERED_TOOLS_NOTES = {
+    "drop": "left out: the panel answers in text and says so",
+    "refuse": "refused, pointing to :route",
+}
+VERDICTS_OWED_NOTES = {
+    "all": "every panel",
+    "chats": "not a chat UI's background tasks (titles, tags, follow-ups)",
+    "none": "no panel; answers can still be judged",
 }
 
 
@@ -58,6 +67,8 @@ async def collections_page(request: Request) -> HTMLResponse:
         shapes=SHAPES,
         replies=REPLY_MODES,
         reply_notes=REPLY_NOTES,
+        offered_tools={choice: OFFERED_TOOLS_NOTES[choice] for choice in OFFERED_TOOLS},
+        verdicts_owed={choice: VERDICTS_OWED_NOTES[choice] for choice in VERDICTS_OWED},
         limits=await db.gateway.limits(),
         asks={c.name: ask_snippets(origin, c.name, keys_required) for c in collections},
         keys_required=keys_required,

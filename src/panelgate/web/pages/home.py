@@ -73,7 +73,7 @@ def status_counts(roster: list[RosterLine]) -> list[tuple[Health, int]]:
     return [(chips[label], count) for label, count in counts.most_common()]
 
 
-@router.get("/")
+@router.api_route("/", methods=["GET", "HEAD"])  # HEAD: clients probe the server with it (Claude Code)
 async def at_a_glance(request: Request) -> HTMLResponse:
     services: Services = request.app.state.services
     alerts = await action_needed(services.db, datetime.now(UTC))

@@ -60,6 +60,8 @@
       fields.reply.value = editing.reply;
       fields.merger.value = editing.merger;
       fields.shadows.value = String(editing.shadows);
+      fields.offered_tools.value = editing.offered_tools;
+      fields.verdicts_owed.value = editing.verdicts_owed;
       fields.description.value = editing.description;
       fields.tags.value = editing.tags.join(", ");
     }
@@ -80,6 +82,8 @@
       tags: fields.tags.value.split(",").map((tag) => tag.trim()).filter(Boolean),
       reply: fields.reply.value,
       merger: fields.merger.value,
+      offered_tools: fields.offered_tools.value,
+      verdicts_owed: fields.verdicts_owed.value,
     };
     if (body.reply === "route") body.shadows = Number.parseInt(fields.shadows.value || "0", 10);
     return body;

@@ -78,7 +78,7 @@
       + `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
   }
 
-  function seatChip(seat) {
+  function seatChip(seat, owes) {
     const chip = element("button", `chip ${seat.status}`);
     chip.type = "button";
     chip.dataset.call = seat.call;
@@ -90,7 +90,7 @@
     }
     chip.append(`${seat.label} · ${seat.alias}`);
     const judged = verdict ? (verdict.useful ? ", judged useful" : ", judged not useful")
-      : answered(seat) ? ", verdict owed" : "";
+      : answered(seat) && owes ? ", verdict owed" : "";
     chip.append(hiddenWords(`, ${STATUS[seat.status] ?? seat.status}${judged}`));
     return chip;
   }
@@ -107,11 +107,12 @@
     const head = element("div", "panel-head");
     const time = element("time", "", when(panel.at));
     time.dateTime = panel.at;
-    head.append(time, element("strong", "", `bench/${panel.collection}`),
-      element("span", "muted", `${panel.shape} · ${panel.reply}${panel.caller === "local" ? "" : ` · ${panel.caller}`}`));
+    const about = [panel.shape, panel.reply, ...(panel.caller === "local" ? [] : [panel.caller]),
+      ...(panel.owes_verdicts ? [] : ["owes no verdicts"])];
+    head.append(time, element("strong", "", `bench/${panel.collection}`), element("span", "muted", about.join(" · ")));
     const prompt = element("p", "prompt", panel.prompt_preview || "(no text in the prompt)");
     const chips = element("div", "chips");
-    chips.append(...panel.seats.map(seatChip), ...panel.skipped.map(skippedChip));
+    chips.append(...panel.seats.map((seat) => seatChip(seat, panel.owes_verdicts)), ...panel.skipped.map(skippedChip));
     item.append(head, prompt, chips);
     return item;
   }
@@ -122,7 +123,9 @@
     drawn = now;
     const focused = list.contains(document.activeElement) ? document.activeElement.dataset.call : null;
     list.replaceChildren(...panels.map(panelItem));
-    owed.textContent = String(panels.flatMap((panel) => panel.seats).filter((s) => answered(s) && !s.verdict).length);
+    // A panel that owes no verdicts (a chat UI's background task, say) adds nothing to the count.
+    const owing = panels.filter((panel) => panel.owes_verdicts);
+    owed.textContent = String(owing.flatMap((panel) => panel.seats).filter((s) => answered(s) && !s.verdict).length);
     if (focused) focusChip(focused);
   }
 
