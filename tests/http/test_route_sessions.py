@@ -8,6 +8,7 @@ session its own way; a client that names none keeps the old key.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -105,3 +106,21 @@ def test_the_newest_conversations_are_listed_first(agents: Gateway):
     listed = agents.api("GET", "/api/routes?limit=2")["conversations"]
     assert [c["id"] for c in listed] == ids[:0:-1]
     assert listed[0]["alias"] == "m1" and listed[0]["collection"] == "agents"
+
+
+async def test_first_turns_of_one_session_sent_at_once_join_one_conversation_on_one_member(
+    agents: Gateway, upstream: FakeUpstream
+):
+    upstream.behave("m1", delay=0.2)  # every turn is still waiting when the last one starts
+    async with httpx.AsyncClient(timeout=30) as client:
+        body = {"model": "bench/agents", "messages": FIRST}
+        replies = await asyncio.gather(
+            *(
+                client.post(f"{agents.url}/v1/chat/completions", json=body, headers={"x-session-id": "ses_1"})
+                for _ in range(6)
+            )
+        )
+    assert all(reply.status_code == 200 for reply in replies)
+    assert len({reply.headers["X-Bench-Conversation"] for reply in replies}) == 1
+    assert len({reply.headers["X-Bench-Model"] for reply in replies}) == 1
+    assert len(conversations(agents)) == 1

@@ -3,6 +3,7 @@ Redis; the database keeps the record of every conversation and turn either way."
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
@@ -102,3 +103,38 @@ async def test_redis_forgets_a_conversation_a_day_after_its_last_turn(redis_one:
     assert redis_one.shared.redis is not None
     left_ms = await redis_one.shared.redis.client.pttl(redis_one.shared.redis.key("route", KEY))
     assert FORGOTTEN_AFTER - timedelta(minutes=1) < timedelta(milliseconds=left_ms) <= FORGOTTEN_AFTER
+
+
+def claim_of(conversation_id: str, alias: str, minutes: int) -> ConversationRecord:
+    start = later(minutes)
+    return ConversationRecord(
+        key=KEY,
+        id=conversation_id,
+        collection="agents",
+        caller="-",
+        alias=alias,
+        answered_by=(),
+        turns=0,
+        started_at=start,
+        last_at=start,
+    )
+
+
+async def test_two_first_turns_of_one_key_on_two_processes_join_one_conversation(pair: list[Database]):
+    one, two = pair
+    first, second = claim_of("r-first", "alpha", 0), claim_of("r-second", "beta", 0)
+    results = await asyncio.gather(
+        one.routes.claim(first, live_since=later(-60)), two.routes.claim(second, live_since=later(-60))
+    )
+    assert results[0] == results[1] and results[0].id in ("r-first", "r-second")
+    assert await two.routes.conversation(KEY, live_since=later(-60)) == results[0]
+    assert await one.routes.claim(claim_of("r-third", "gamma", 1), live_since=later(-59)) == results[0]
+
+
+async def test_a_claim_takes_the_key_of_a_conversation_gone_idle(pair: list[Database]):
+    one, two = pair
+    await one.routes.record_turn(turn(1, "alpha", 0), conversation("alpha", 1, 0), model_id=None)
+    fresh = claim_of("r-fresh", "beta", 90)
+    assert await two.routes.claim(fresh, live_since=later(30)) == fresh
+    assert await one.routes.conversation(KEY, live_since=later(30)) == fresh
+    assert await one.routes.claim(claim_of("r-late", "alpha", 91), live_since=later(31)) == fresh

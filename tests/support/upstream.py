@@ -49,6 +49,9 @@ should not exist is `behave(model, status=404)`):
     headers={...}            extra response headers on every reply (rate-limit headers)
     error_body={...}         the JSON body of a failing reply instead of the OpenAI error
                              (a Gemini or OpenRouter 429)
+    shell="echo ..."         answer like a model driving the client's shell (tests/support/shell_agent.py):
+                             a call to the shell tool the request offers, running this command,
+                             then, once its result is in the request, text quoting that result
 
 `FakeUpstream(require_key="sk-...")` asks every route, `GET /v1/models`
 included, for that key. `GET /v1/models` lists the models named in the
@@ -66,6 +69,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import math
 import socket
 import struct
@@ -77,6 +81,8 @@ from types import TracebackType
 from typing import Any
 
 import orjson
+
+from tests.support.shell_agent import shell_turn
 
 _STATUS_WORDS = {
     200: "OK", 307: "Temporary Redirect", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required",
@@ -135,6 +141,7 @@ class Behaviour:
     company: int | None = None
     headers: dict[str, str] = field(default_factory=dict)
     error_body: object | None = None
+    shell: str | None = None
 
 
 class _Gathering:
@@ -338,6 +345,8 @@ class FakeUpstream:
             self.requests.append(received)
             self._serial += 1
             behaviour = self._behaviours.get(model) or Behaviour()
+            if behaviour.shell is not None:
+                behaviour = dataclasses.replace(behaviour, **shell_turn(body, behaviour.shell))
             failed = self._failures.get(model, 0)
             failing = (
                 behaviour.status is not None

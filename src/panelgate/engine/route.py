@@ -175,19 +175,25 @@ class RouteRunner:
             estimate=estimate_tokens(messages) + len(orjson.dumps(request.body.get("tools") or [])) // 4,
         )
         roster = (await self._client.cooldowns(bench.roster)).roster  # cooling down: asked last
-        plan = route_plan(collection, roster, facts, useful={}, last_seen={}, rotate=False)
-        if known is not None and known.alias in plan.order:
-            order = (known.alias, *(a for a in plan.order if a != known.alias))
-            plan = RoutePlan(order=order, skipped=plan.skipped)
-        elif len(plan.order) > 1:  # the order matters only when there is a choice
-            plan = route_plan(
-                collection,
-                roster,
-                facts,
-                useful=await self._db.verdicts.useful_counts(collection.name),
-                last_seen=await self._db.panels.last_seated(cached=True),
-                rotate=known is None and self._chance() < 1 / ROTATE_EVERY,
+        plan = await self._order(collection, roster, facts, known)
+        conversation = known.id if known is not None else _conversation_id(at)
+        if known is None and request.session is not None:
+            claimed = await self._db.routes.claim(
+                ConversationRecord(
+                    key=key,
+                    id=conversation,
+                    collection=collection.name,
+                    caller=request.caller,
+                    alias=plan.order[0],
+                    answered_by=(),
+                    turns=0,
+                    started_at=at,
+                    last_at=at,
+                ),
+                live_since=at - IDLE,
             )
+            if claimed.id != conversation:  # a turn of the same session started it first: join it
+                known, plan, conversation = claimed, _sticking_to(claimed.alias, plan), claimed.id
         return _Turn(
             request=request,
             collection=collection,
@@ -197,10 +203,32 @@ class RouteRunner:
             plan=plan,
             key=key,
             known=known,
-            conversation=known.id if known is not None else _conversation_id(at),
+            conversation=conversation,
             number=known.turns + 1 if known is not None else 1,
             at=at,
             note=note,
+        )
+
+    async def _order(
+        self,
+        collection: CollectionInfo,
+        roster: Mapping[str, ModelInfo],
+        facts: TurnFacts,
+        known: ConversationRecord | None,
+    ) -> RoutePlan:
+        """Who may take the turn, the member the conversation sticks to first."""
+        plan = route_plan(collection, roster, facts, useful={}, last_seen={}, rotate=False)
+        if known is not None and known.alias in plan.order:
+            return _sticking_to(known.alias, plan)
+        if len(plan.order) < 2:  # the order matters only when there is a choice
+            return plan
+        return route_plan(
+            collection,
+            roster,
+            facts,
+            useful=await self._db.verdicts.useful_counts(collection.name),
+            last_seen=await self._db.panels.last_seated(cached=True),
+            rotate=known is None and self._chance() < 1 / ROTATE_EVERY,
         )
 
     async def _run(self, turn: _Turn, queue: EventFeed[RouteEvent | Failed]) -> None:
@@ -447,6 +475,13 @@ class _MemberTurn:
         if turn.note:
             bench["note"] = turn.note
         return bench
+
+
+def _sticking_to(alias: str, plan: RoutePlan) -> RoutePlan:
+    """`plan` with `alias` asked first, when it may take the turn at all."""
+    if alias not in plan.order:
+        return plan
+    return RoutePlan(order=(alias, *(a for a in plan.order if a != alias)), skipped=plan.skipped)
 
 
 def _clamped(body: dict[str, Any], max_output: int | None) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from panelgate.store.bulk import insert_rows, select_rows
@@ -97,6 +98,24 @@ class DatabaseStickyRoutes:
     async def keep(self, conversation: ConversationRecord) -> None:
         """Nothing more to do: the row written in the turn's transaction is what `live` reads."""
 
+    async def claim(self, conversation: ConversationRecord, *, live_since: datetime) -> ConversationRecord:
+        """One statement decides, on SQLite and PostgreSQL alike: the row is written only when its key
+        is free or idle, and whichever row then holds the key is read back."""
+        table = route_conversations
+
+        def write(connection: Connection) -> ConversationRecord:
+            dialect = sqlite if connection.dialect.name == "sqlite" else postgresql
+            statement = dialect.insert(table).values(_conversation_values(conversation))
+            values = {c.name: statement.excluded[c.name] for c in table.columns if c.name != "key"}
+            connection.execute(
+                statement.on_conflict_do_update(
+                    index_elements=[table.c.key], set_=values, where=table.c.last_at < live_since
+                )
+            )
+            return _conversation(select_rows(connection, table, [("key", "=", conversation.key)])[0])
+
+        return await self._connections.write_all_at_once(write)
+
 
 class Routes:
     def __init__(self, connections: Connections, sticky: StickyRoutes) -> None:
@@ -106,6 +125,16 @@ class Routes:
     async def conversation(self, key: str, *, live_since: datetime) -> ConversationRecord | None:
         """The conversation with this key whose last turn is not older than `live_since`."""
         return await self._sticky.live(key, live_since=live_since)
+
+    async def claim(self, conversation: ConversationRecord, *, live_since: datetime) -> ConversationRecord:
+        """Start `conversation` before its first turn is answered, unless another turn of the same
+        key started one first (on any process): then that one, which this turn joins.
+
+        Clients send requests of one session at once (opencode asks for a title
+        while it sends the first turn); without a claim each would start a
+        conversation of its own and could stick to a different member.
+        """
+        return await self._sticky.claim(conversation, live_since=live_since)
 
     async def record_turn(
         self,

@@ -62,3 +62,7 @@ class StickyRoutes(Protocol):
     async def keep(self, conversation: ConversationRecord) -> None:
         """Remember `conversation` as it stands after a turn (called once the turn is on the record)."""
         ...
+
+    async def claim(self, conversation: ConversationRecord, *, live_since: datetime) -> ConversationRecord:
+        """Start `conversation` unless a live one holds its key already; the one that holds it now."""
+        ...
