@@ -20,12 +20,14 @@ import re
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from tests.agents.tap import Exchange, Tap
+from tests.http.route_helpers import MEMBERS
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream, ReceivedRequest
 
@@ -169,6 +171,21 @@ class Rig:
     def members_on_record(self, conversation: str) -> list[str]:
         """Who answered each turn `GET /api/routes/<conversation>` shows, in order."""
         return [turn["alias"] for turn in self.gateway.api("GET", f"/api/routes/{conversation}")["turns"]]
+
+    def assert_said_hi(self, run: Run) -> None:
+        """One conversation on one member, and the member's answer in the client's output."""
+        member = self.assert_one_conversation_on_one_member(run)
+        assert f"answer from {member}" in run.stdout, run.report(f"no answer from {member} in its output")
+
+    def shell_loop_then_more(self, ask: Callable[..., Run], *more: str) -> None:
+        """The client runs the members' shell call to a final text quoting its output, then the same
+        session (`ask(prompt, *more)`) runs it again on the same conversation and member."""
+        self.drive_the_shell(MEMBERS)
+        first = ask("print the marker")
+        assert_the_shell_result_came_back(first)
+        later = ask("print it again", *more)
+        assert_the_shell_result_came_back(later)
+        self.assert_one_conversation_on_one_member(first, later)
 
     def assert_one_conversation_on_one_member(self, first: Run, *later: Run) -> str:
         """Every run went to the first run's conversation and member, and the record agrees; the member."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
-from tests.agents.clients import Rig, Run, assert_the_shell_result_came_back, own_environment, program
+from tests.agents.clients import Rig, Run, own_environment, program
 from tests.agents.doc import doc_block, exports
-from tests.http.route_helpers import MEMBERS
 
 
 def claude(rig: Rig, tmp_path: Path, prompt: str, *flags: str) -> Run:
@@ -31,9 +31,4 @@ def test_two_claude_code_sessions_with_the_same_prompt_are_two_conversations(rou
 
 
 def test_claude_code_runs_its_shell_then_continues_on_the_same_member(route_rig: Rig, tmp_path: Path):
-    route_rig.drive_the_shell(MEMBERS)
-    first = claude(route_rig, tmp_path, "print the marker")
-    assert_the_shell_result_came_back(first)
-    later = claude(route_rig, tmp_path, "print it again", "--continue")
-    assert_the_shell_result_came_back(later)
-    route_rig.assert_one_conversation_on_one_member(first, later)
+    route_rig.shell_loop_then_more(functools.partial(claude, route_rig, tmp_path), "--continue")

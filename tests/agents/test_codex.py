@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
-from tests.agents.clients import Rig, Run, assert_the_shell_result_came_back, own_environment, program
+from tests.agents.clients import Rig, Run, own_environment, program
 from tests.agents.doc import doc_block
-from tests.http.route_helpers import MEMBERS
 
 UNATTENDED = ["--strict-config", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"]
 """No approval asked, no sandbox (bubblewrap may be missing), and a config key it does not know fails."""
@@ -23,15 +23,8 @@ def codex(rig: Rig, tmp_path: Path, prompt: str, *command: str) -> Run:
 
 
 def test_codex_says_hi_through_a_route_collection(route_rig: Rig, tmp_path: Path):
-    run = codex(route_rig, tmp_path, "say hi")
-    member = route_rig.assert_one_conversation_on_one_member(run)
-    assert f"answer from {member}" in run.stdout, run.report(f"no answer from {member} in its output")
+    route_rig.assert_said_hi(codex(route_rig, tmp_path, "say hi"))
 
 
 def test_codex_runs_exec_command_then_resumes_on_the_same_member(route_rig: Rig, tmp_path: Path):
-    route_rig.drive_the_shell(MEMBERS)
-    first = codex(route_rig, tmp_path, "print the marker")
-    assert_the_shell_result_came_back(first)
-    later = codex(route_rig, tmp_path, "print it again", "resume", "--last")
-    assert_the_shell_result_came_back(later)
-    route_rig.assert_one_conversation_on_one_member(first, later)
+    route_rig.shell_loop_then_more(functools.partial(codex, route_rig, tmp_path), "resume", "--last")

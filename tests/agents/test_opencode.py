@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
-from tests.agents.clients import Rig, Run, assert_the_shell_result_came_back, own_environment, program
+from tests.agents.clients import Rig, Run, own_environment, program
 from tests.agents.doc import doc_block, exports
-from tests.http.route_helpers import MEMBERS
 
 UNATTENDED = {
     "OPENCODE_PERMISSION": '{"bash": "allow"}',
@@ -26,15 +26,8 @@ def opencode(rig: Rig, tmp_path: Path, prompt: str, *flags: str) -> Run:
 
 def test_opencode_says_hi_through_a_route_collection(route_rig: Rig, tmp_path: Path):
     """Its title request and the turn are one session, so one conversation on one member."""
-    run = opencode(route_rig, tmp_path, "say hi")
-    member = route_rig.assert_one_conversation_on_one_member(run)
-    assert f"answer from {member}" in run.stdout, run.report(f"no answer from {member} in its output")
+    route_rig.assert_said_hi(opencode(route_rig, tmp_path, "say hi"))
 
 
 def test_opencode_runs_its_bash_tool_then_continues_on_the_same_member(route_rig: Rig, tmp_path: Path):
-    route_rig.drive_the_shell(MEMBERS)
-    first = opencode(route_rig, tmp_path, "print the marker")
-    assert_the_shell_result_came_back(first)
-    later = opencode(route_rig, tmp_path, "print it again", "--continue")
-    assert_the_shell_result_came_back(later)
-    route_rig.assert_one_conversation_on_one_member(first, later)
+    route_rig.shell_loop_then_more(functools.partial(opencode, route_rig, tmp_path), "--continue")
