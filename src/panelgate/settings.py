@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     route_first_token_s: float = Field(
         default=90.0, gt=0, description="seconds a route member may stay silent before the next is asked"
     )
+    seating_seed: int | None = Field(
+        default=None, description="seeds the explorer rule's random draws: the same panels seat alike"
+    )
     admin_token: SecretStr | None = Field(
         default=None, description="opens the dashboard and admin API (login or Bearer); 16+ characters"
     )

@@ -6,6 +6,7 @@ import json
 
 from tests.cli.runner import panelgate
 from tests.support.gateway import Gateway
+from tests.support.upstream import FakeUpstream
 
 
 def test_settings_shows_the_limits(gateway: Gateway):
@@ -26,3 +27,17 @@ def test_settings_out_of_range_is_refused_with_the_servers_reason(gateway: Gatew
     run = panelgate("settings", "--max-explorers", "9", url=gateway.url)
     assert run.returncode == 1 and "max_explorers" in run.stderr
     assert gateway.api("GET", "/api/settings/gateway", expect=200)["gateway"]["max_explorers"] != 9
+
+
+def test_settings_names_a_decision_model_and_an_empty_one_clears_it(bench: Gateway, upstream: FakeUpstream):
+    named = panelgate("settings", "--decision-model", "m1", url=bench.url)
+    assert named.returncode == 0, named.stderr
+    assert bench.api("GET", "/api/settings/gateway", expect=200)["gateway"]["decision_model"] == "m1"
+    cleared = panelgate("settings", "--decision-model", "", url=bench.url)
+    assert cleared.returncode == 0, cleared.stderr
+    assert "none: the shape rules decide" in cleared.stdout
+
+
+def test_settings_refuses_a_decision_model_not_on_the_bench(bench: Gateway, upstream: FakeUpstream):
+    run = panelgate("settings", "--decision-model", "ghost", url=bench.url)
+    assert run.returncode == 1 and "`ghost` is not a model on the bench" in run.stderr

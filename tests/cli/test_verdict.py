@@ -62,3 +62,31 @@ def test_verdict_on_an_unknown_call_exits_1_with_the_servers_reason(bench: Gatew
     run = panelgate("verdict", "p20261130-101500-a1b2.member9", "--useful", url=bench.url)
     assert run.returncode == 1
     assert refusal.json()["error"]["message"] in run.stderr
+
+
+def test_verdict_on_a_failed_seat_exits_1_saying_failures_are_health(bench: Gateway, upstream: FakeUpstream):
+    upstream.behave("m1", status=400, error_message="nope")
+    failed = panel_calls(bench)[0]
+    run = panelgate("verdict", failed, "--not-useful", url=bench.url)
+    assert run.returncode == 1
+    assert "health, not its usefulness" in run.stderr
+    assert pending(bench, [failed]) == []
+
+
+def test_better_than_names_the_seats_this_answer_beat(bench: Gateway, upstream: FakeUpstream):
+    first, second, third = panel_calls(bench)
+    run = panelgate(
+        "verdict", first, "--useful", "--better-than", second, "--better-than", third, url=bench.url
+    )
+    assert run.returncode == 0, run.stderr
+    assert f"better than {second}, {third}" in run.stdout
+    panel = bench.api("GET", f"/api/panels/{first.rsplit('.', 1)[0]}", expect=200)
+    shown = {seat["call"]: seat["verdict"] for seat in panel["seats"]}
+    assert shown[first]["better_than"] == sorted([second, third])
+
+
+def test_better_than_a_seat_of_another_panel_exits_1_naming_it(bench: Gateway, upstream: FakeUpstream):
+    mine, theirs = panel_calls(bench)[0], panel_calls(bench)[1]
+    run = panelgate("verdict", mine, "--useful", "--better-than", theirs, url=bench.url)
+    assert run.returncode == 1
+    assert theirs in run.stderr

@@ -241,7 +241,7 @@ def test_the_collection_shape_decides_when_set() -> None:
 
 def test_images_make_the_shape_vision() -> None:
     plan = seat(["m1"], bench(model("m1", vision=True)), has_images=True)
-    assert (plan.shape, plan.shape_by) == ("vision", "the request carries images")
+    assert (plan.shape, plan.shape_by) == ("vision", "images")
 
 
 def test_no_explorer_seats_means_no_shape_to_decide() -> None:

@@ -70,3 +70,12 @@ def test_the_panel_list_can_leave_the_answers_out(bench: Gateway, upstream: Fake
     assert [s["answer"] for s in whole] == ["answer from m1", "answer from m2", "answer from m3"]
     assert [s["answer"] for s in light] == ["", "", ""]
     assert [s["call"] for s in light] == [s["call"] for s in whole]
+
+
+def test_a_dashboard_verdict_on_a_failed_seat_is_refused(bench: Gateway, upstream: FakeUpstream):
+    upstream.behave("m1", status=400, error_message="nope")
+    failed = ask(bench, hello()).json()["bench"]["seats"][0]["call"]
+    refused = bench.api("POST", "/api/verdicts", {"call": failed, "useful": True})
+    assert refused["error"]["field"] == "call"
+    assert "health, not its usefulness" in refused["error"]["message"]
+    bench.api("POST", "/api/verdicts", {"call": failed, "useful": True}, expect=400)

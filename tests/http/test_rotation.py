@@ -1,4 +1,5 @@
-"""Explorer rotation: every model gets a seat in turn, stalest first, one per family."""
+"""Explorer rotation under the old rule (`explorer_rule: stalest`): every model gets a seat in turn,
+stalest first, one per family."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def test_six_panels_seat_every_non_member_stalest_first_one_per_family(
     gateway.add_endpoint("up", upstream.url)
     for alias, served in SERVED.items():
         gateway.add_model(alias, served)
-    gateway.gateway_settings(max_calls=4, max_explorers=2)
+    gateway.gateway_settings(max_calls=4, max_explorers=2, explorer_rule="stalest")
     gateway.save_collection("duo", ["a1", "a2"])
     last_seen: dict[str, int] = {}
     explorers_per_panel = []

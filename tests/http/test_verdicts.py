@@ -85,3 +85,19 @@ def test_pending_lists_only_unjudged_ok_and_empty_seats(bench: Gateway, upstream
 
 def test_pending_refuses_a_body_without_a_call_list(bench: Gateway, upstream: FakeUpstream):
     bench.api("POST", "/bench/pending", {"calls": "p1.member1"}, expect=400)
+
+
+def test_a_verdict_on_a_failed_seat_is_a_400_saying_failures_are_health(
+    bench: Gateway, upstream: FakeUpstream
+):
+    upstream.behave("m2", status=400, error_message="nope")
+    failed = _seats(bench)["m2"]
+    refused = _verdict(bench, {"call": failed, "useful": False}, expect=400)
+    assert refused["error"]["param"] == "call"
+    assert "health, not its usefulness" in refused["error"]["message"]
+    assert bench.api("GET", "/bench/record?collection=bench/core")["aliases"] == {}
+
+
+def test_a_verdict_on_an_empty_seat_is_recorded(bench: Gateway, upstream: FakeUpstream):
+    upstream.behave("m3", empty=True)
+    assert _verdict(bench, {"call": _seats(bench)["m3"], "useful": False})["result"] == "created"

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from tests.http.key_helpers import keyed_bench, make_key
@@ -157,3 +158,34 @@ async def test_keys_scope_every_tool(tmp_path: Path, upstream: FakeUpstream):
     assert [s["call"] for s in owed] == [s["call"] for s in mine["seats"]]
     assert foreign.is_error and "no seat has the call id" in foreign.content[0].text
     assert len(upstream.requests_for("m3")) == 1  # the refused ask reached no model
+
+
+async def test_a_verdict_on_a_failed_seat_is_an_error_result_saying_why(
+    bench: Gateway, upstream: FakeUpstream
+):
+    upstream.behave("m2", status=400, error_message="nope")
+    async with mcp_client(bench) as client:
+        asked = as_json(await client.call_tool("ask", {"collection": "core", "prompt": "hi"}))
+        failed = next(s["call"] for s in asked["seats"] if s["status"] == "error")
+        result = await client.call_tool("verdict", {"call": failed, "useful": False})
+    assert result.is_error
+    assert "health, not its usefulness" in result.content[0].text
+
+
+async def _seat_calls(client: Client, prompt: str) -> list[str]:
+    asked = as_json(await client.call_tool("ask", {"collection": "core", "prompt": prompt}))
+    return [seat["call"] for seat in asked["seats"]]
+
+
+async def test_the_verdict_tool_takes_better_than_seats_of_the_same_panel(
+    bench: Gateway, upstream: FakeUpstream
+):
+    async with mcp_client(bench) as client:
+        first, other = await _seat_calls(client, "a"), await _seat_calls(client, "b")
+        same = {"call": first[0], "useful": True, "better_than": [first[1]]}
+        judged = await client.call_tool("verdict", same)
+        across = await client.call_tool("verdict", {**same, "better_than": [other[1]]})
+    assert not judged.is_error and f"better than {first[1]}" in judged.content[0].text
+    assert across.is_error and other[1] in across.content[0].text
+    panel = bench.api("GET", f"/api/panels/{first[0].rsplit('.', 1)[0]}")
+    assert {s["call"]: s["verdict"] for s in panel["seats"]}[first[0]]["better_than"] == [first[1]]

@@ -33,7 +33,7 @@ async def _furnish(db: Database) -> None:
     side = CollectionInfo("side", ("beta",), offered_tools="refuse", verdicts_owed="chats")
     await db.collections.save(side, actor="t")
     await db.models.retire("gamma", "gone upstream", actor="t")
-    await db.gateway.update({"max_calls": 7, "seat_deadline_s": 90}, actor="t")
+    await db.gateway.update({"max_calls": 7, "seat_deadline_s": 90, "decision_model": "beta"}, actor="t")
 
 
 async def _fresh(tmp_path: Path) -> Database:
@@ -112,6 +112,10 @@ async def test_export_holds_no_secret_and_says_where_keys_go(db: Database) -> No
             "endpoints[0]: an endpoint has an unknown field `token`",
         ),
         (lambda d: d["gateway"].update(max_calls=99), "gateway: max_calls must be"),
+        (
+            lambda d: d["gateway"].update(decision_model="nobody"),
+            "gateway: decision_model `nobody` is not a model on the bench",
+        ),
         (lambda d: d.update(version=2), "version must be 1"),
         (
             lambda d: d["models"].append(dict(d["models"][1])),

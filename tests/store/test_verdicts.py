@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from sqlalchemy import func, select
@@ -148,3 +149,103 @@ async def test_useful_on_shape_counts_current_verdicts_of_that_shape(
     await bench.verdicts.record(b1, useful=False, actor="t")
     await bench.verdicts.record(a2, useful=False, actor="t")
     assert await bench.verdicts.useful_on_shape("code") == {"alpha": (1, 1), "beta": (0, 1)}
+
+
+# ---- what may be judged, and pairwise verdicts ---------------------------------
+
+
+async def test_a_verdict_on_a_failed_seat_is_refused_as_health_not_usefulness(
+    bench: Database, record_panel: RecordPanel
+) -> None:
+    [failed] = await record_panel("p1", [("alpha", "error")])
+    with pytest.raises(Invalid, match="health, not its usefulness") as refused:
+        await bench.verdicts.record(failed, useful=False, actor="t")
+    assert refused.value.field == "call"
+    assert await _verdict_rows(bench) == 0
+
+
+async def test_an_empty_seat_can_still_be_judged(bench: Database, record_panel: RecordPanel) -> None:
+    [empty] = await record_panel("p1", [("alpha", "empty")])
+    assert await bench.verdicts.record(empty, useful=False, actor="t") == "created"
+
+
+async def test_better_than_is_kept_on_the_current_verdict(bench: Database, record_panel: RecordPanel) -> None:
+    a, b, c = await record_panel("p1", [("alpha", "ok"), ("beta", "ok"), ("gamma", "empty")])
+    await bench.verdicts.record(a, useful=True, better_than=[c, b, c], actor="t")
+    current = await bench.verdicts.current(a)
+    assert current is not None and current.better_than == (b, c)
+    assert (await bench.verdicts.current_of([a, b]))[a].better_than == (b, c)
+
+
+async def test_a_later_verdict_replaces_the_better_than_list(
+    bench: Database, record_panel: RecordPanel
+) -> None:
+    a, b, c = await record_panel("p1", [("alpha", "ok"), ("beta", "ok"), ("gamma", "ok")])
+    await bench.verdicts.record(a, useful=True, better_than=[b, c], actor="t")
+    assert await bench.verdicts.record(a, useful=True, better_than=[b], actor="t") == "superseded"
+    assert await bench.verdicts.pairwise_counts() == {("alpha", "beta", "general"): 1}
+
+
+async def test_an_identical_better_than_writes_nothing(bench: Database, record_panel: RecordPanel) -> None:
+    a, b, c = await record_panel("p1", [("alpha", "ok"), ("beta", "ok"), ("gamma", "ok")])
+    await bench.verdicts.record(a, useful=True, better_than=[b, c], actor="t")
+    assert await bench.verdicts.record(a, useful=True, better_than=[c, b], actor="t") == "unchanged"
+    assert await _verdict_rows(bench) == 1
+
+
+async def test_better_than_another_panels_seat_is_refused_naming_it(
+    bench: Database, record_panel: RecordPanel
+) -> None:
+    [mine, _] = await record_panel("p1", [("alpha", "ok"), ("beta", "ok")])
+    [theirs] = await record_panel("p2", [("gamma", "ok")])
+    with pytest.raises(Invalid, match=re.escape(f"`{theirs}`, a call of panel `p2`")) as refused:
+        await bench.verdicts.record(mine, useful=True, better_than=[theirs], actor="t")
+    assert refused.value.field == "better_than"
+
+
+async def test_better_than_the_judged_call_itself_is_refused(
+    bench: Database, record_panel: RecordPanel
+) -> None:
+    [a, _] = await record_panel("p1", [("alpha", "ok"), ("beta", "ok")])
+    with pytest.raises(Invalid, match="the call being judged"):
+        await bench.verdicts.record(a, useful=True, better_than=[a], actor="t")
+
+
+async def test_better_than_a_failed_seat_is_refused(bench: Database, record_panel: RecordPanel) -> None:
+    [a, failed] = await record_panel("p1", [("alpha", "ok"), ("beta", "error")])
+    with pytest.raises(Invalid, match=re.escape(f"`{failed}`, which failed")):
+        await bench.verdicts.record(a, useful=True, better_than=[failed], actor="t")
+
+
+async def test_better_than_an_unknown_call_is_not_found_naming_it(
+    bench: Database, record_panel: RecordPanel
+) -> None:
+    [a] = await record_panel("p1", [("alpha", "ok")])
+    with pytest.raises(NotFound, match=re.escape("`p1.member7`")) as refused:
+        await bench.verdicts.record(a, useful=True, better_than=["p1.member7"], actor="t")
+    assert refused.value.field == "better_than"
+
+
+async def test_pairwise_counts_are_per_winner_loser_and_shape(
+    bench: Database, record_panel: RecordPanel
+) -> None:
+    review = await record_panel("p1", [("alpha", "ok"), ("beta", "ok"), ("gamma", "ok")], shape="review")
+    again = await record_panel("p2", [("alpha", "ok"), ("beta", "ok")], shape="review")
+    prose = await record_panel("p3", [("beta", "ok"), ("alpha", "ok")], shape="prose", collection="other")
+    await bench.verdicts.record(review[0], useful=True, better_than=review[1:], actor="t")
+    await bench.verdicts.record(again[0], useful=True, better_than=[again[1]], actor="t")
+    await bench.verdicts.record(prose[0], useful=True, better_than=[prose[1]], actor="t")
+    assert await bench.verdicts.pairwise_counts() == {
+        ("alpha", "beta", "review"): 2,
+        ("alpha", "gamma", "review"): 1,
+        ("beta", "alpha", "prose"): 1,
+    }
+    assert await bench.verdicts.pairwise_counts("other") == {("beta", "alpha", "prose"): 1}
+
+
+async def test_a_merger_beating_its_own_models_seat_is_not_a_pair(
+    bench: Database, record_panel: RecordPanel
+) -> None:
+    member, merger = await record_panel("p1", [("alpha", "ok"), ("alpha", "ok")], merged=True)
+    await bench.verdicts.record(merger, useful=True, better_than=[member], actor="t")
+    assert await bench.verdicts.pairwise_counts() == {}

@@ -185,6 +185,25 @@ def test_the_gateway_limits_are_changed_from_the_page(bench: Gateway, browser: B
     assert (gateway["max_calls"], gateway["max_explorers"]) == (3, 2)
 
 
+def test_the_decision_model_is_chosen_and_cleared_from_the_limits_dialog(bench: Gateway, browser: Browser):
+    with watched_page(browser, bench.url) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/collections")
+        assert "shapes are decided by the shape rules" in page.locator("#limits").inner_text()
+        page.get_by_role("button", name="Gateway limits").click()
+        limits = page.get_by_role("dialog", name="Gateway limits")
+        limits.get_by_label("Decision model").select_option("m2")
+        limits.get_by_role("button", name="Save").click()
+        page.locator("#limits", has_text="decided by the model m2").wait_for()
+        assert bench.api("GET", "/api/settings/gateway")["gateway"]["decision_model"] == "m2"
+        page.get_by_role("button", name="Gateway limits").click()
+        assert limits.get_by_label("Decision model").input_value() == "m2"
+        limits.get_by_label("Decision model").select_option("")
+        limits.get_by_role("button", name="Save").click()
+        page.locator("#limits", has_text="decided by the shape rules").wait_for()
+    assert bench.api("GET", "/api/settings/gateway")["gateway"]["decision_model"] == ""
+
+
 def test_an_unknown_seat_has_no_answer_to_show(gateway: Gateway):
     reply = httpx.get(f"{gateway.url}/collections/seats/p1.member9/answer")
     assert reply.status_code == 404 and "p1.member9" in reply.text

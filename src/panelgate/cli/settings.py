@@ -25,6 +25,14 @@ def settings(
     shadow_calls_per_day: Annotated[
         int | None, typer.Option("--shadow-calls-per-day", help="route shadow calls a UTC day")
     ] = None,
+    decision_model: Annotated[
+        str | None,
+        typer.Option(
+            "--decision-model",
+            help='a bench model asked each panel\'s shape when explorers sit ("" for none: the rules decide)',
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonFlag = False,
     url: UrlOption = None,
 ) -> None:
@@ -34,6 +42,7 @@ def settings(
         "max_explorers": max_explorers,
         "seat_deadline_s": seat_deadline_s,
         "shadow_calls_per_day": shadow_calls_per_day,
+        "decision_model": decision_model,
     }
     given = {name: value for name, value in change.items() if value is not None}
     with session(ctx, url, as_json) as s:
@@ -44,4 +53,11 @@ def settings(
         if s.as_json:
             s.output.json(found)
             return
-        s.output.fields([(name.replace("_", " "), value) for name, value in found["gateway"].items()])
+        s.output.fields(
+            [(name.replace("_", " "), _shown(name, value)) for name, value in found["gateway"].items()]
+        )
+
+
+def _shown(name: str, value: object) -> object:
+    """A setting as a person reads it: no decision model means the rules decide."""
+    return "none: the shape rules decide" if name == "decision_model" and not value else value

@@ -2,6 +2,9 @@
 
 Fields left out keep what an earlier verdict on the call said (the server
 does that), so `--real` can be added later without repeating the note.
+`--better-than CALL2` (repeatable) says this seat's answer beat CALL2's, a
+seat of the same panel: a pairwise verdict. A seat that failed is not
+judged; the server says so, and the command exits 1.
 """
 
 from __future__ import annotations
@@ -17,10 +20,15 @@ VERDICT_PATH = "/bench/verdict"
 
 
 def verdict_body(
-    call: str, useful: bool, note: str | None, real: list[str] | None, false: list[str] | None
+    call: str,
+    useful: bool,
+    note: str | None,
+    real: list[str] | None,
+    false: list[str] | None,
+    better_than: list[str] | None = None,
 ) -> dict[str, Any]:
     body: dict[str, Any] = {"call": call, "useful": useful}
-    for field, value in (("note", note), ("real", real), ("false", false)):
+    for field, value in (("note", note), ("real", real), ("false", false), ("better_than", better_than)):
         if value is not None:
             body[field] = value
     return body
@@ -45,15 +53,27 @@ def verdict(
             "--false", help="a claim you checked and found false (repeat for more)", show_default=False
         ),
     ] = None,
+    better_than: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--better-than",
+            help="the call id of another seat of the same panel whose answer this one beat (repeat for more)",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonFlag = False,
     url: UrlOption = None,
 ) -> None:
-    """Record a verdict on one call id: useful or not, with an optional note and checked claims."""
+    """Record a verdict on one call id: useful or not, with an optional note, checked claims, and the
+    seats of its panel it beat."""
     if useful is None:
         raise UsageProblem("say whether the answer was useful: --useful or --not-useful")
     with session(ctx, url, as_json) as s:
-        answer = s.client.call("POST", VERDICT_PATH, body=verdict_body(call, useful, note, real, false))
+        body = verdict_body(call, useful, note, real, false, better_than)
+        answer = s.client.call("POST", VERDICT_PATH, body=body)
         judged = "useful" if useful else "not useful"
+        if better_than:
+            judged += f", better than {', '.join(better_than)}"
         outcome = {"unchanged": "already recorded", "superseded": "replaces the earlier verdict"}
         said = outcome.get(str(answer.get("result")), "recorded")
         s.output.result(answer, f"{call}: {judged} ({said})")

@@ -9,8 +9,10 @@ its images, an image maker, a vision specialist on a text prompt) or are
 cooling down after a rate limit while someone else can sit. A prompt
 too big for a sitting member is refused outright rather than sent to fail.
 Explorer seats go first to models the caller nominated by name (`with`),
-then to the stalest eligible models, never two of one family, so every
-model keeps earning evidence without anyone scheduling it.
+then to eligible models chosen by the record under a staleness floor
+(`core/explorer_policy.py`), or stalest first when the gateway says so or
+no evidence is given; never two of one family, and never the collection's
+merger, which would otherwise merge its own answer.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from datetime import UTC, datetime
 from typing import Literal
 
 from panelgate.core.errors import BadRequest, TooLarge, Unavailable
+from panelgate.core.explorer_floor import floor_panels
+from panelgate.core.explorer_policy import ExplorerEvidence, explorer_order
 from panelgate.core.family import family
 from panelgate.core.shapes import admits
 from panelgate.core.sizing import fits
@@ -38,6 +42,7 @@ NOT_ON_BENCH = "not on the bench"
 CANNOT_SEE = "cannot see images"
 VISION_ONLY = "vision specialist; the request has no images"
 MAKES_IMAGES = "makes images, does not answer text"
+IS_MERGER = "the collection's merger: it merges the answers, so it does not also answer"
 
 
 def retired_reason(model: ModelInfo) -> str:
@@ -160,6 +165,8 @@ def _seat_nominees(
     for alias in wanted:
         model = table.roster[alias]
         problem = retired_reason(model) if model.retired else table.answer_problem(model)
+        if problem is None and alias == collection.merger:
+            problem = IS_MERGER
         if problem is None and model.cooling_down:
             problem = cooling_reason(table.cooling_until.get(alias))
         if problem is None and not fits(model, estimate):
@@ -191,11 +198,17 @@ def _seat_nominees(
     )
 
 
-def _choose_shape(collection: CollectionInfo, has_images: bool, open_seats: int) -> tuple[Shape, str]:
+def _choose_shape(
+    collection: CollectionInfo, has_images: bool, open_seats: int, decided: tuple[Shape, str] | None
+) -> tuple[Shape, str]:
+    """(shape, who decided it): the collection's, else `vision` for images, else the one decided before
+    seating (the rules' or the decision model's: engine/shape_decision.py)."""
     if collection.shape is not None:
         return collection.shape, "collection"
     if has_images:
-        return "vision", "the request carries images"
+        return "vision", "images"
+    if decided is not None:
+        return decided
     if open_seats == 0:
         return "general", "no explorer seats to choose"
     return "general", "default"
@@ -227,6 +240,30 @@ def _may_explore(table: _Table, model: ModelInfo, shape: Shape, estimate: int) -
     )
 
 
+def _bench_size(roster: Mapping[str, ModelInfo]) -> int:
+    """How many models could ever take an explorer seat (what the default floor grows with)."""
+    return sum(
+        1 for m in roster.values() if not m.retired and not m.ad_hoc and m.available and m.role != "image"
+    )
+
+
+def _explorer_order(
+    table: _Table,
+    pool: list[str],
+    *,
+    shape: Shape,
+    seats: int,
+    limits: GatewayLimits,
+    last_seated: Mapping[str, datetime | None],
+    evidence: ExplorerEvidence | None,
+) -> list[str]:
+    """The pool in the order the gateway's explorer rule would seat it."""
+    if evidence is None or limits.explorer_rule == "stalest" or not pool:
+        return _stalest_first(pool, last_seated)
+    floor = floor_panels(limits.explorer_floor, _bench_size(table.roster))
+    return explorer_order(pool, shape=shape, seats=seats, floor=floor, evidence=evidence)
+
+
 def _seat_explorers(
     table: _Table,
     *,
@@ -234,17 +271,30 @@ def _seat_explorers(
     shape: Shape,
     estimate: int,
     seats: int,
+    limits: GatewayLimits,
     last_seated: Mapping[str, datetime | None],
+    evidence: ExplorerEvidence | None,
 ) -> None:
-    """Fill the explorer seats left after nominees with the stalest eligible models."""
-    taken = set(collection.members) | set(table.members) | set(table.explorers)
+    """Fill the explorer seats left after nominees by the explorer rule (stalest first without evidence)."""
+    taken = set(collection.members) | set(table.members) | set(table.explorers) | {collection.merger}
+    families = table.families()
     pool = [
         alias
         for alias, model in table.roster.items()
-        if alias not in taken and _may_explore(table, model, shape, estimate)
+        if alias not in taken
+        and family(model.served_id) not in families
+        and _may_explore(table, model, shape, estimate)
     ]
-    families = table.families()
-    for alias in _stalest_first(pool, last_seated):
+    order = _explorer_order(
+        table,
+        pool,
+        shape=shape,
+        seats=seats - len(table.explorers),
+        limits=limits,
+        last_seated=last_seated,
+        evidence=evidence,
+    )
+    for alias in order:
         if len(table.explorers) >= seats:
             return
         kin = family(table.roster[alias].served_id)
@@ -307,12 +357,17 @@ def seat_panel(
     nominees: Sequence[str],
     last_seated: Mapping[str, datetime | None],
     cooling_until: Mapping[str, datetime] | None = None,
+    evidence: ExplorerEvidence | None = None,
+    decided: tuple[Shape, str] | None = None,
 ) -> SeatPlan:
     """Seat one panel of `collection` for a prompt of about `estimate` tokens.
 
     `roster` is every model on the bench by alias, retired ones included;
     `last_seated` says when each last sat (None or absent: never);
-    `cooling_until` when each model marked `cooling_down` may be asked again.
+    `cooling_until` when each model marked `cooling_down` may be asked again;
+    `evidence` the record the explorer rule reads (None: stalest first, as
+    the old rule did); `decided` the shape decided from the request and by
+    whom, used unless the collection's shape or images decide it.
     A member cooling down gives its seat to the next member or an explorer;
     when nobody else can sit, the members cooling down sit after all (the
     call then waits for the cooldown or is refused unsent by pacing). Raises
@@ -326,9 +381,16 @@ def seat_panel(
     _seat_nominees(
         table, collection=collection, limits=limits, nominees=nominees, estimate=estimate, seats=seats
     )
-    shape, shape_by = _choose_shape(collection, has_images, seats - len(table.explorers))
+    shape, shape_by = _choose_shape(collection, has_images, seats - len(table.explorers), decided)
     _seat_explorers(
-        table, collection=collection, shape=shape, estimate=estimate, seats=seats, last_seated=last_seated
+        table,
+        collection=collection,
+        shape=shape,
+        estimate=estimate,
+        seats=seats,
+        limits=limits,
+        last_seated=last_seated,
+        evidence=evidence,
     )
     if not table.members and not table.explorers:
         if any(alias in roster and roster[alias].cooling_down for alias in collection.members):
@@ -340,6 +402,8 @@ def seat_panel(
                 has_images=has_images,
                 nominees=nominees,
                 last_seated=last_seated,
+                evidence=evidence,
+                decided=decided,
             )
         _refuse_empty(table, collection, shape, seats)
     return SeatPlan(

@@ -21,6 +21,8 @@ OfferedTools = Literal["drop", "refuse"]
 """What a panel does with tools a request offers but never used: leave them out, or refuse the request."""
 VerdictsOwed = Literal["all", "chats", "none"]
 """Which panels of a collection owe verdicts: all, all but a chat UI's background tasks, or none."""
+ExplorerRule = Literal["evidence", "stalest"]
+"""How explorer seats are chosen: by the evidence under a staleness floor, or stalest first (the old rule)."""
 
 ROLES: tuple[Role, ...] = ("general", "code", "light", "vision", "image")
 SHAPES: tuple[Shape, ...] = (
@@ -37,6 +39,7 @@ SHAPES: tuple[Shape, ...] = (
 REPLY_MODES: tuple[ReplyMode, ...] = ("all", "merged", "route")
 OFFERED_TOOLS: tuple[OfferedTools, ...] = ("drop", "refuse")
 VERDICTS_OWED: tuple[VerdictsOwed, ...] = ("all", "chats", "none")
+EXPLORER_RULES: tuple[ExplorerRule, ...] = ("evidence", "stalest")
 
 ChatMessage = dict[str, Any]
 """One OpenAI chat message (`role`, `content` as text or a list of parts)."""
@@ -117,6 +120,12 @@ class GatewayLimits:
     seat_deadline_s: float = 420.0
     shadow_calls_per_day: int = 100
     """Route shadow calls the whole gateway may make in a UTC day."""
+    explorer_rule: ExplorerRule = "evidence"
+    """How explorer seats are chosen: by the record (`evidence`) or the least recently seated first."""
+    explorer_floor: int = 0
+    """Every model that may explore sits at least once in this many panels; 0: the bench's size (≥ 10)."""
+    decision_model: str = ""
+    """A cheap bench model (alias) asked each panel's shape when explorers are seated; empty: the rules."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from panelgate.core.types import (
     Seated,
     SeatPlan,
     SeatResult,
+    Shape,
 )
 from panelgate.engine.collection_lookup import find_collection
 from panelgate.engine.event_feed import EventFeed
@@ -49,6 +51,8 @@ from panelgate.engine.panel_ids import PanelIdIssuer
 from panelgate.engine.record import record_panel
 from panelgate.engine.reply import PanelWords
 from panelgate.engine.seat import ask_seat, target_for
+from panelgate.engine.seating_evidence import SeatingEvidence
+from panelgate.engine.shape_decision import seat_by_shape
 from panelgate.store import Database, EndpointRecord
 from panelgate.upstream import UpstreamClient
 
@@ -104,8 +108,11 @@ class PanelRunner:
         keepalive_s: float = 10.0,
         now: Callable[[], datetime] = utcnow,
         ids: PanelIdIssuer | None = None,
+        rng: random.Random | None = None,
     ) -> None:
+        """`rng` draws the explorer rule's samples (seeded in tests, for reproducible seating)."""
         self._db = db
+        self._evidence = SeatingEvidence(db, rng or random.Random())
         self._client = client
         self._keepalive_s = keepalive_s
         self._now = now
@@ -150,16 +157,31 @@ class PanelRunner:
             )
         roster, limits = bench.roster, bench.limits
         last_seated = await self._db.panels.last_seated(cached=True)
+        explorers_possible = min(limits.max_explorers, limits.max_calls - len(collection.members)) > 0
+        evidence = await self._evidence.for_panel(roster, limits, last_seated) if explorers_possible else None
         cooling = await self._client.cooldowns(roster)
-        plan = seat_panel(
-            collection=collection,
-            roster=cooling.roster,
+
+        def seat(decided: tuple[Shape, str]) -> SeatPlan:
+            return seat_panel(
+                collection=collection,
+                roster=cooling.roster,
+                limits=limits,
+                estimate=estimate_tokens(request.messages),
+                has_images=count_images(request.messages) > 0,
+                nominees=request.nominees,
+                last_seated=last_seated,
+                cooling_until=cooling.until,
+                decided=decided,
+                evidence=evidence,
+            )
+
+        plan = await seat_by_shape(
+            seat,
+            self._client,
+            request=request,
             limits=limits,
-            estimate=estimate_tokens(request.messages),
-            has_images=count_images(request.messages) > 0,
-            nominees=request.nominees,
-            last_seated=last_seated,
-            cooling_until=cooling.until,
+            roster=cooling.roster,
+            endpoints=bench.endpoints,
         )
         if reply == "merged" and (skip := merger_skip(collection, roster)) is not None:
             plan = SeatPlan(

@@ -1,10 +1,14 @@
 """Recording a verdict and telling which calls still need one, for every way of asking.
 
-`/bench/verdict` and the MCP `verdict` tool take the same fields
-(`call`, `useful`, `note`, `real`, `false`), so they are read and checked
-here once: the same mistake gets the same words in both. A call outside
-the caller's scope is answered as unknown, not as forbidden: another
-collection's call is none of this caller's business, not even its existence.
+`/bench/verdict`, the dashboard's `/api/verdicts` and the MCP `verdict`
+tool take the same fields (`call`, `useful`, `note`, `real`, `false`,
+`better_than`), so they are read and checked here once: the same mistake
+gets the same words in each. What a verdict may say (a failed seat is not
+judged; `better_than` names answered seats of the same panel) is the
+store's to decide, in the transaction that writes it (store/verdict_rules.py).
+A call outside the caller's scope is answered as unknown, not as forbidden:
+another collection's call is none of this caller's business, not even its
+existence.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from panelgate.core.caller_scope import CallerScope
 from panelgate.core.errors import BadRequest, NotFound
 from panelgate.store import Database
 from panelgate.store import errors as store_errors
+from panelgate.store.verdict_rules import MAX_BETTER_THAN
 from panelgate.store.verdicts import MAX_CLAIMS
 
 MAX_NOTE = 2000
@@ -32,6 +37,8 @@ class VerdictAsked:
     note: str | None = None
     real: list[str] | None = None
     false: list[str] | None = None
+    better_than: list[str] | None = None
+    """Call ids of the same panel whose answers this one beat."""
 
 
 def _claims(fields: Mapping[str, Any], name: str) -> list[str] | None:
@@ -43,6 +50,20 @@ def _claims(fields: Mapping[str, Any], name: str) -> list[str] | None:
     if len(value) > MAX_CLAIMS:
         raise BadRequest(f"`{name}` holds more than {MAX_CLAIMS} claims", param=name)
     return [" ".join(c.split()) for c in value if c.strip()]
+
+
+def _better_than(fields: Mapping[str, Any]) -> list[str] | None:
+    value = fields.get("better_than")
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(c, str) and c.strip() for c in value):
+        raise BadRequest(
+            f"`better_than` must be a list of call ids of the same panel, e.g. [{CALL_EXAMPLE!r}]",
+            param="better_than",
+        )
+    if len(value) > MAX_BETTER_THAN:
+        raise BadRequest(f"`better_than` names more than {MAX_BETTER_THAN} calls", param="better_than")
+    return [c.strip() for c in value]
 
 
 def read_verdict(fields: Mapping[str, Any]) -> VerdictAsked:
@@ -57,7 +78,9 @@ def read_verdict(fields: Mapping[str, Any]) -> VerdictAsked:
         raise BadRequest("`note` must be a string", param="note")
     if note is not None and len(note) > MAX_NOTE:
         raise BadRequest(f"`note` is longer than {MAX_NOTE} characters", param="note")
-    return VerdictAsked(call.strip(), useful, note, _claims(fields, "real"), _claims(fields, "false"))
+    return VerdictAsked(
+        call.strip(), useful, note, _claims(fields, "real"), _claims(fields, "false"), _better_than(fields)
+    )
 
 
 async def calls_in_scope(db: Database, scope: CallerScope, calls: Sequence[str]) -> list[str]:
@@ -71,12 +94,21 @@ async def calls_in_scope(db: Database, scope: CallerScope, calls: Sequence[str])
 async def record_verdict(
     db: Database, scope: CallerScope, asked: VerdictAsked
 ) -> Literal["created", "superseded", "unchanged"]:
-    """Judge a call; fields left out keep the call's earlier note and claims."""
+    """Judge a call; fields left out keep the call's earlier note, claims and `better_than`."""
     unknown = NotFound(
         f"no seat has the call id `{asked.call}`; use a call id from a reply's bench.seats", param="call"
     )
-    if not await calls_in_scope(db, scope, [asked.call]):
+    named = [asked.call, *(asked.better_than or ())]
+    visible = await calls_in_scope(db, scope, named)
+    if asked.call not in visible:
         raise unknown
+    hidden = next((call for call in named if call not in visible), None)
+    if hidden is not None:
+        raise NotFound(
+            f"`better_than` names `{hidden}`, which is no recorded call; name call ids from the same "
+            "reply's bench.seats",
+            param="better_than",
+        )
     earlier = await db.verdicts.current(asked.call)
     try:
         return await db.verdicts.record(
@@ -85,7 +117,14 @@ async def record_verdict(
             note=asked.note if asked.note is not None else (earlier.note if earlier else ""),
             real=asked.real if asked.real is not None else (earlier.real if earlier else ()),
             false=asked.false if asked.false is not None else (earlier.false if earlier else ()),
+            better_than=(
+                asked.better_than
+                if asked.better_than is not None
+                else (earlier.better_than if earlier else ())
+            ),
             actor=scope.name,
         )
-    except store_errors.NotFound:
-        raise unknown from None
+    except store_errors.NotFound as missing:
+        if missing.field == "call":
+            raise unknown from None
+        raise

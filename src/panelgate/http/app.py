@@ -7,6 +7,7 @@ recorded before the database closes.
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -99,7 +100,9 @@ def create_app(settings: Settings | None = None) -> AccessLog:
         catalog.attach()  # facts merged into every roster read; smaller windows learned from refusals
         slot = ProcessSlot(settings.data_dir / "slots")
         ids = PanelIdIssuer(slot.take(), SLOTS)
-        runner = PanelRunner(db, upstream, keepalive_s=settings.keepalive_s, ids=ids)
+        runner = PanelRunner(
+            db, upstream, keepalive_s=settings.keepalive_s, ids=ids, rng=random.Random(settings.seating_seed)
+        )
         routes = RouteRunner(
             db,
             upstream,

@@ -13,19 +13,30 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from panelgate.engine.verdict_desk import MAX_NOTE
+from panelgate.store.verdict_rules import MAX_BETTER_THAN
 from panelgate.store.verdicts import MAX_CLAIMS
 
 Claim = Annotated[str, Field(max_length=1000, description="one claim (the store's limit: 1,000 characters)")]
 
 
 class VerdictBody(BaseModel):
-    """`POST /bench/verdict`: fields left out (or null) keep the call's earlier note and claims."""
+    """`POST /bench/verdict`: fields left out (or null) keep their earlier value on the call.
+
+    A seat that failed (status `error`) is not judged: failures are health, not usefulness."""
 
     call: str = Field(pattern=r"\S", description="a seat's call id from a reply's `bench.seats`")
     useful: bool
     note: str | None = Field(default=None, max_length=MAX_NOTE)
     real: list[Claim] | None = Field(default=None, max_length=MAX_CLAIMS, description="verified claims")
     false: list[Claim] | None = Field(default=None, max_length=MAX_CLAIMS, description="claims found false")
+    better_than: list[Annotated[str, Field(pattern=r"\S")]] | None = Field(
+        default=None,
+        max_length=MAX_BETTER_THAN,
+        description=(
+            "call ids of other seats of the same panel whose answers this one beat (a pairwise verdict); "
+            "a later verdict's list replaces it, `[]` clears it"
+        ),
+    )
 
 
 class PendingBody(BaseModel):

@@ -28,7 +28,8 @@ async def verdict(db: Database, scope: CallerScope, arguments: Mapping[str, Any]
     outcome = await record_verdict(db, scope, asked)
     judged = "useful" if asked.useful else "not useful"
     result = {"ok": True, "call": asked.call, "useful": asked.useful, "result": outcome}
-    return answer(f"Recorded: {asked.call} is {judged} ({outcome}).", result)
+    beat = f"; better than {', '.join(asked.better_than)}" if asked.better_than else ""
+    return answer(f"Recorded: {asked.call} is {judged}{beat} ({outcome}).", result)
 
 
 async def pending_verdicts(

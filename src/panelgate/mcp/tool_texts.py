@@ -14,6 +14,7 @@ import orjson
 from mcp import types
 
 from panelgate.engine.verdict_desk import CALL_EXAMPLE, MAX_NOTE
+from panelgate.store.verdict_rules import MAX_BETTER_THAN
 from panelgate.store.verdicts import MAX_CLAIMS
 
 INSTRUCTIONS = """\
@@ -83,7 +84,9 @@ TOOLS = (
         description=(
             "Record whether one seat's answer was useful, after you verified it. `call` is the seat's "
             "call id from `ask`. List the claims you checked: `real` for those that held, `false` for "
-            "those that did not (an invented line, a bug that is not there). A later verdict on the "
+            "those that did not (an invented line, a bug that is not there). When you compared the seats "
+            "of one panel, name in `better_than` the call ids of the seats this answer beat. A seat that "
+            "failed is not judged (failures count as health, not usefulness). A later verdict on the "
             "same call replaces the earlier one; fields left out keep their earlier value."
         ),
         input_schema={
@@ -94,6 +97,12 @@ TOOLS = (
                 "note": {"type": "string", "maxLength": MAX_NOTE, "description": "why, in a sentence"},
                 "real": {**_CLAIMS, "description": "claims of the answer you verified as true"},
                 "false": {**_CLAIMS, "description": "claims of the answer you found false"},
+                "better_than": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "maxItems": MAX_BETTER_THAN,
+                    "description": "call ids of other seats of the same panel whose answers this one beat",
+                },
             },
             "required": ["call", "useful"],
             "additionalProperties": False,

@@ -35,7 +35,7 @@ from panelgate.store.config_doc import (
 )
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Invalid
-from panelgate.store.gateway import read_limits, write_limits
+from panelgate.store.gateway import decision_model_on_bench, read_limits, write_limits
 from panelgate.store.model_rows import former_aliases, record, select_models
 from panelgate.store.records import ModelRecord
 from panelgate.store.tables import alias_history, collections, endpoints, models, utcnow
@@ -125,6 +125,7 @@ async def _check_against_store(
     _check_models(document, existing, stored_endpoints | {entry.name for entry in document.endpoints})
     bench = {model.alias for model in existing if not model.retired}
     bench |= {entry.alias for entry in document.models if entry.retired is None}
+    located("gateway", partial(decision_model_on_bench, document.gateway, bench))
     return [
         located(f"collections[{index}]", partial(collection_rows.checked, info, bench))
         for index, info in enumerate(document.collections)

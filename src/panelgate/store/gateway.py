@@ -1,4 +1,4 @@
-"""Gateway limits a person sets at run time: calls per panel, explorers, seat deadline, shadow budget.
+"""Gateway settings a person sets at run time: seats per panel, seat deadline, shadow budget, decision model.
 
 Stored one row per setting; a setting never saved reads as its default, so a
 fresh database needs no seeding.
@@ -6,7 +6,7 @@ fresh database needs no seeding.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -15,17 +15,48 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from panelgate.core.types import GatewayLimits
+from panelgate.core.types import EXPLORER_RULES, GatewayLimits
 from panelgate.store.audit import changed, write_audit
+from panelgate.store.collections import bench_aliases
 from panelgate.store.connections import Connections
-from panelgate.store.rules import Check, check_fields, check_int, check_number
+from panelgate.store.errors import Invalid
+from panelgate.store.rules import (
+    Check,
+    check_alias,
+    check_choice,
+    check_fields,
+    check_int,
+    check_number,
+    check_text,
+)
 from panelgate.store.tables import gateway_settings, utcnow
+
+
+def check_decision_model(value: object) -> str:
+    """A model alias, or empty for none (whether it is on the bench is `decision_model_on_bench`'s)."""
+    alias = check_text(value, "decision_model", 64)
+    return check_alias(alias, "decision_model") if alias else ""
+
+
+def decision_model_on_bench(changes: Mapping[str, Any], bench: Collection[str]) -> None:
+    """Refuse a decision model that is not a model on the bench, naming where to look."""
+    alias = changes.get("decision_model")
+    if alias and alias not in bench:
+        raise Invalid(
+            f"decision_model `{alias}` is not a model on the bench; name one by its bench alias "
+            "(`panelgate models` lists them), or send an empty value for none",
+            field="decision_model",
+        )
+
 
 CHECKS: dict[str, Check] = {
     "max_calls": lambda value: check_int(value, "max_calls", 1, 10),
     "max_explorers": lambda value: check_int(value, "max_explorers", 0, 4),
     "seat_deadline_s": lambda value: check_number(value, "seat_deadline_s", 1, 3600),
     "shadow_calls_per_day": lambda value: check_int(value, "shadow_calls_per_day", 0, 100_000),
+    "decision_model": check_decision_model,
+    "explorer_rule": lambda value: check_choice(value, EXPLORER_RULES, "explorer_rule"),
+    "explorer_floor": lambda value: check_int(value, "explorer_floor", 0, 10_000),
 }
 
 
@@ -72,5 +103,6 @@ class Gateway:
     async def update(self, changes: Mapping[str, Any], actor: str) -> GatewayLimits:
         clean = checked_limits(changes)
         async with self._connections.write() as connection:
+            decision_model_on_bench(clean, await bench_aliases(connection))
             await write_limits(connection, clean, actor, "update")
             return await read_limits(connection)

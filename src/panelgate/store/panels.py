@@ -12,7 +12,9 @@ Panels finishing together are written together (`WriteBatch`).
 from __future__ import annotations
 
 import asyncio
+import bisect
 import logging
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -134,6 +136,7 @@ class Panels:
         self._seating = SeatingClock()
         self._rereading: asyncio.Task[None] | None = None
         self._batch: WriteBatch[tuple[PanelRecord, Sequence[SeatRecord]]] = WriteBatch(self._record_many)
+        self._recent_times: tuple[float, int, list[datetime]] | None = None
 
     async def record(self, panel: PanelRecord, seat_records: Sequence[SeatRecord]) -> None:
         """Write the panel, its seats and their evidence together (batched with panels finishing now).
@@ -171,6 +174,7 @@ class Panels:
         ids = await self._connections.write_all_at_once(write)
         for panel, seated in recorded:
             self._seating.saw([seat.alias for seat in seated if seat.alias in ids], panel.at)
+            self._saw_panel(panel.at)
 
     async def record_evidence(
         self,
@@ -229,6 +233,31 @@ class Panels:
             for seat in (await connection.execute(seat_query)).all():
                 by_panel[seat.panel].append(_seat(seat))
         return [(_panel(row), by_panel[row.id]) for row in rows]
+
+    async def recent_times(self, most: int, *, max_age_s: float = 1.0) -> list[datetime]:
+        """When the newest `most` panels of the whole gateway were seated, oldest first.
+
+        The staleness floor counts the panels each model has not sat since it
+        last did; a copy serves for `max_age_s`, with this process's own panels
+        added as they are recorded (other processes' newest panels may be
+        missing from it that long).
+        """
+        kept = self._recent_times
+        if kept is not None and kept[1] >= most and time.monotonic() - kept[0] <= max_age_s:
+            return kept[2][-most:]
+        query = select(panels.c.at).order_by(panels.c.at.desc()).limit(max(1, most))
+        async with self._connections.read() as connection:
+            found = [at for (at,) in (await connection.execute(query)).all()]
+        found.reverse()
+        self._recent_times = (time.monotonic(), most, found)
+        return found
+
+    def _saw_panel(self, at: datetime) -> None:
+        """This process's own panel joins the kept copy at once (other processes' at the next read)."""
+        kept = self._recent_times
+        if kept is not None:
+            bisect.insort(kept[2], at)
+            del kept[2][: -kept[1]]
 
     async def last_seated(self, *, cached: bool = False) -> dict[str, datetime]:
         """When each model last sat (any evidence), keyed by its alias now; the bench wins a shared alias.

@@ -180,6 +180,8 @@ class VerdictRecord:
     false: tuple[str, ...]
     at: datetime
     actor: str
+    better_than: tuple[str, ...] = ()
+    """Calls of the same panel whose answers this one beat (pairwise verdicts), sorted."""
 
 
 @dataclass(frozen=True)

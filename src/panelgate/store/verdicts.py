@@ -2,9 +2,11 @@
 
 Verdicts are append-only: a later verdict on a call supersedes the earlier
 one (the call's current verdict is its latest row) and an identical one
-writes nothing. Any evidence can be judged (panel seats, merges, route
-turns). Counts are per model and reported under the model's alias now, so
-renames keep their record.
+writes nothing. Any evidence that answered can be judged (panel seats,
+merges, route turns; what may be judged is `verdict_rules`'), and a panel
+seat's verdict may name the seats of its panel it beat (`verdict_pairs`).
+Counts are per model and reported under the model's alias now, so renames
+keep their record.
 """
 
 from __future__ import annotations
@@ -18,16 +20,19 @@ from typing import Any, Literal
 from sqlalchemy import ColumnElement, Row, exists, false, func, insert, select, true
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from panelgate.core.evidence import Counts
 from panelgate.store.audit import write_audit
 from panelgate.store.connections import Connections
 from panelgate.store.errors import NotFound
+from panelgate.store.evidence_counts import read_evidence_counts
 from panelgate.store.records import OwedSeat, VerdictRecord
 from panelgate.store.rules import check_bool, check_text, check_texts, storable
 from panelgate.store.tables import evidence, models, panels, seats, utcnow, verdicts
+from panelgate.store.verdict_pairs import count_pairs, pairs_of, write_pairs
+from panelgate.store.verdict_rules import JUDGEABLE, checked_better_than, refuse_failed
 
 MAX_CLAIMS = 50
 MAX_CLAIM = 1000
-JUDGEABLE = ("ok", "empty")
 
 
 @dataclass
@@ -43,7 +48,7 @@ class _Tally:
         self.last = at if self.last is None else max(self.last, at)
 
 
-def _record(row: Row[Any]) -> VerdictRecord:
+def _record(row: Row[Any], better_than: tuple[str, ...] = ()) -> VerdictRecord:
     return VerdictRecord(
         id=row.id,
         call=row.call,
@@ -53,13 +58,16 @@ def _record(row: Row[Any]) -> VerdictRecord:
         false=tuple(row.false_claims),
         at=row.at,
         actor=row.actor,
+        better_than=better_than,
     )
 
 
 async def _current(connection: AsyncConnection, call: str) -> VerdictRecord | None:
     query = select(verdicts).where(verdicts.c.call == call).order_by(verdicts.c.id.desc()).limit(1)
     row = (await connection.execute(query)).first()
-    return None if row is None else _record(row)
+    if row is None:
+        return None
+    return _record(row, (await pairs_of(connection, [row.id])).get(row.id, ()))
 
 
 async def _tallies(
@@ -98,6 +106,7 @@ class Verdicts:
         self._connections = connections
         self._useful_max_age_s = useful_max_age_s
         self._useful: dict[str | None, tuple[float, dict[str, int]]] = {}
+        self._evidence: tuple[float, dict[tuple[str, str], Counts]] | None = None
 
     async def record(
         self,
@@ -107,25 +116,44 @@ class Verdicts:
         note: str = "",
         real: Sequence[str] = (),
         false: Sequence[str] = (),
+        better_than: Sequence[str] = (),
         actor: str,
     ) -> Literal["created", "superseded", "unchanged"]:
-        """Judge a call; a later verdict supersedes, an identical one writes nothing."""
+        """Judge a call; a later verdict supersedes, an identical one writes nothing.
+
+        `better_than` names the seats of the call's panel whose answers this one
+        beat. Refused: a call that failed, and a `better_than` naming the call
+        itself, another panel's call or a failed seat (`verdict_rules`)."""
         useful = check_bool(useful, "useful")
         note = check_text(note, "note")
         real_claims = check_texts(real, "real", most=MAX_CLAIMS, each=MAX_CLAIM)
         false_claims = check_texts(false, "false", most=MAX_CLAIMS, each=MAX_CLAIM)
         async with self._connections.write(edits_config=False) as connection:
-            known = select(evidence.c.call).where(evidence.c.call == call)
-            if not storable(call) or (await connection.execute(known)).first() is None:
+            known = (
+                select(evidence.c.status, seats.c.panel)
+                .select_from(evidence.outerjoin(seats, seats.c.call == evidence.c.call))
+                .where(evidence.c.call == call)
+            )
+            found = (await connection.execute(known)).first() if storable(call) else None
+            if found is None:
                 raise NotFound(
                     f"no call `{call}` was recorded; use a call id from a reply's `bench` field", field="call"
                 )
+            refuse_failed(call, found.status)
+            beaten = await checked_better_than(connection, call, found.panel, better_than)
             current = await _current(connection, call)
-            verdict = {"useful": useful, "note": note, "real": list(real_claims), "false": list(false_claims)}
+            verdict = {
+                "useful": useful,
+                "note": note,
+                "real": list(real_claims),
+                "false": list(false_claims),
+                "better_than": list(beaten),
+            }
             if current is not None and _plain(current) == verdict:
                 return "unchanged"
-            await connection.execute(
-                insert(verdicts).values(
+            written = await connection.execute(
+                insert(verdicts)
+                .values(
                     call=call,
                     useful=useful,
                     note=note,
@@ -134,9 +162,12 @@ class Verdicts:
                     at=utcnow(),
                     actor=actor,
                 )
+                .returning(verdicts.c.id)
             )
+            await write_pairs(connection, written.scalar_one(), beaten)
             before = None if current is None else _plain(current)
             self._useful.clear()
+            self._evidence = None
             await write_audit(
                 connection,
                 actor=actor,
@@ -162,7 +193,20 @@ class Verdicts:
         latest = select(func.max(verdicts.c.id)).where(verdicts.c.call.in_(wanted)).group_by(verdicts.c.call)
         async with self._connections.read() as connection:
             rows = (await connection.execute(select(verdicts).where(verdicts.c.id.in_(latest)))).all()
-        return {row.call: _record(row) for row in rows}
+            beaten = await pairs_of(connection, [row.id for row in rows])
+        return {row.call: _record(row, beaten.get(row.id, ())) for row in rows}
+
+    async def pairwise_counts(self, collection: str | None = None) -> dict[tuple[str, str, str], int]:
+        """Per (winner alias, loser alias, shape): how many current verdicts say the winner's answer
+        beat the loser's, on panels of that shape (of `collection` when given).
+
+        Aliases are the models' aliases now (renames keep their pairs); a model
+        beating itself (a merger that is also a member) is left out. What a
+        Bradley–Terry fit per shape reads."""
+        if collection is not None and not storable(collection):
+            return {}
+        async with self._connections.read() as connection:
+            return await count_pairs(connection, collection)
 
     async def record_counts(self, collection: str | None, task: str | None) -> dict[str, dict[str, Any]]:
         """Per alias: useful, notUseful, judged and the last verdict's time, over current verdicts.
@@ -199,6 +243,22 @@ class Verdicts:
         tallies = await self.record_counts(collection, None)
         counts = {alias: int(tally["useful"]) for alias, tally in tallies.items()}
         self._useful[collection] = (time.monotonic(), counts)
+        return counts
+
+    async def evidence_counts(self) -> dict[tuple[str, str], Counts]:
+        """Current verdicts per (alias, shape), as the explorer rule reads them on every panel.
+
+        Kept like `useful_counts`: a copy for a few seconds (another process's
+        verdicts show within that), dropped at once when this process records
+        a verdict. The same object is returned while it is kept, so a reader
+        can tell when the counts changed.
+        """
+        kept = self._evidence
+        if kept is not None and time.monotonic() - kept[0] <= self._useful_max_age_s:
+            return kept[1]
+        async with self._connections.read() as connection:
+            counts = await read_evidence_counts(connection)
+        self._evidence = (time.monotonic(), counts)
         return counts
 
     async def useful_on_shape(self, shape: str) -> dict[str, tuple[int, int]]:
@@ -286,4 +346,5 @@ def _plain(verdict: VerdictRecord) -> dict[str, Any]:
         "note": verdict.note,
         "real": list(verdict.real),
         "false": list(verdict.false),
+        "better_than": list(verdict.better_than),
     }

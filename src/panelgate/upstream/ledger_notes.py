@@ -24,7 +24,7 @@ Where = tuple[str, str]
 @dataclass(frozen=True, slots=True)
 class CallTag:
     purpose: str
-    """panel, merge, route, shadow, probe, suite or onboard."""
+    """panel, merge, route, shadow, probe, suite, onboard or shape (a decision model naming a shape)."""
     caller: str
     alias: str
     call: str | None = None

@@ -1,4 +1,4 @@
-"""Gateway settings: how many seats a panel has and how long a seat may take."""
+"""Gateway settings: how many seats a panel has, how long a seat may take, which model decides shapes."""
 
 from __future__ import annotations
 
@@ -24,6 +24,10 @@ class LimitsChange(Body):
     max_explorers: int = left_out("explorer seats among them at most", ge=0, le=4)
     seat_deadline_s: float = left_out("seconds a seat may take", ge=1, le=3600)
     shadow_calls_per_day: int = left_out("route shadow calls a UTC day", ge=0, le=100_000)
+    decision_model: str = left_out(
+        "a bench model's alias, asked each panel's shape when explorers sit; empty: the rules decide",
+        max_length=64,
+    )
 
 
 class Limits(BaseModel):
@@ -31,6 +35,7 @@ class Limits(BaseModel):
     max_explorers: int
     seat_deadline_s: float
     shadow_calls_per_day: int
+    decision_model: str
 
 
 class GatewaySettings(BaseModel):

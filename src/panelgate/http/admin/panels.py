@@ -63,6 +63,7 @@ class VerdictShown(BaseModel):
     false: list[str]
     at: datetime
     actor: str
+    better_than: list[str] = Field(description="call ids of the panel's seats whose answers this one beat")
 
 
 class SeatShown(BaseModel):

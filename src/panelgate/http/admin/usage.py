@@ -51,7 +51,7 @@ class Entry(BaseModel):
     served_id: str
     alias: str
     caller: str
-    purpose: str = Field(description="panel, merge, route, shadow, probe, suite or onboard")
+    purpose: str = Field(description="panel, merge, route, shadow, probe, suite, onboard or shape")
     call: str | None
     status: str
     error_kind: str | None

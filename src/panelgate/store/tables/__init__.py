@@ -30,7 +30,15 @@ from panelgate.store.tables.health import (
 )
 from panelgate.store.tables.onboarding import onboarding_dismissed, onboarding_items, onboarding_lease
 from panelgate.store.tables.pacing import key_minutes, rate_rules, rate_stated, rate_usage, usage_ledger
-from panelgate.store.tables.record import evidence, panels, route_conversations, route_turns, seats, verdicts
+from panelgate.store.tables.record import (
+    evidence,
+    panels,
+    route_conversations,
+    route_turns,
+    seats,
+    verdict_better_than,
+    verdicts,
+)
 from panelgate.store.tables.suite import suite_answers
 
 __all__ = [
@@ -70,5 +78,6 @@ __all__ = [
     "suite_answers",
     "usage_ledger",
     "utcnow",
+    "verdict_better_than",
     "verdicts",
 ]

@@ -1,5 +1,5 @@
-"""What panels and route turns leave: panels, seats, the evidence behind every answer, verdicts, and
-route conversations and their turns."""
+"""What panels and route turns leave: panels, seats, the evidence behind every answer, verdicts (with
+the seats each judged answer beat), and route conversations and their turns."""
 
 from __future__ import annotations
 
@@ -72,6 +72,15 @@ verdicts = Table(
     Column("actor", Text, nullable=False),
 )
 Index("ix_verdicts_call", verdicts.c.call)
+
+verdict_better_than = Table(
+    "verdict_better_than",
+    metadata,
+    Column("verdict", Integer, ForeignKey("verdicts.id", ondelete="CASCADE"), primary_key=True),
+    Column("loser", Text, ForeignKey("evidence.call"), primary_key=True),
+)
+"""A verdict's pairwise half: the seats of the same panel whose answers the judged one beat. They belong
+to the verdict row, so a later verdict on the call (with its own list) supersedes them with it."""
 
 route_conversations = Table(
     "route_conversations",

@@ -3,6 +3,7 @@
 //
 //   <form data-api="PATCH /api/models/{alias}" data-after="reload">   send the fields as JSON
 //     <input name="context_window" data-kind="int">                    int, number, bool, list, lines
+//     <select name="merger" data-empty="blank">                         left empty: sends "" (null: null)
 //   <button data-open="model-dialog" data-fill='{"alias": "m1"}'>       fill a dialog's form, open it
 //   <button data-action="POST /api/models/m1/retire" data-confirm="…">  one request, after a confirm
 "use strict";
@@ -48,7 +49,7 @@ const panelgate = (() => {
     const kind = input.dataset.kind || "text";
     if (input.type === "checkbox") return input.checked;
     const raw = input.value.trim();
-    if (raw === "") return input.dataset.empty === "null" ? null : undefined;
+    if (raw === "") return input.dataset.empty === "null" ? null : input.dataset.empty === "blank" ? "" : undefined;
     if (kind === "int") return Number.parseInt(raw, 10);
     if (kind === "number") return Number(raw);
     if (kind === "bool") return raw === "true";
