@@ -77,7 +77,7 @@ def test_the_collection_merger_is_the_only_candidate() -> None:
         collection=collection("boss"),
         sitting_members=["m1", "m2"],
         roster=roster("m1", "m2", "boss"),
-        useful_on_shape={"m2": (9, 9)},
+        standing={"m2": 0.9},
     )
     assert candidates == ["boss"]
 
@@ -87,17 +87,17 @@ def test_a_retired_collection_merger_falls_back_to_the_members() -> None:
         collection=collection("boss"),
         sitting_members=["m1", "m2"],
         roster=roster("m1", "m2", boss=model("boss", retired=True)),
-        useful_on_shape={},
+        standing={},
     )
     assert candidates == ["m1", "m2"]
 
 
-def test_members_with_more_useful_verdicts_on_the_shape_merge_first() -> None:
+def test_members_the_record_rates_higher_on_the_shape_merge_first() -> None:
     candidates = merger_candidates(
         collection=collection(),
         sitting_members=["m1", "m2", "m3", "m4"],
         roster=roster("m1", "m2", "m3", "m4"),
-        useful_on_shape={"m3": (5, 10), "m4": (5, 5), "m1": (0, 3)},
+        standing={"m3": 0.5, "m4": 0.8, "m1": 0.2},
     )
     assert candidates == ["m4", "m3", "m1", "m2"]
 
@@ -107,7 +107,7 @@ def test_retired_or_absent_members_never_merge() -> None:
         collection=collection(),
         sitting_members=["m1", "ghost", "m2"],
         roster=roster("m2", m1=model("m1", retired=True)),
-        useful_on_shape={"m1": (9, 9)},
+        standing={"m1": 0.9},
     )
     assert candidates == ["m2"]
 

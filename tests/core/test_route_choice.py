@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from panelgate.core.errors import BadRequest, TooLarge, Unavailable
-from panelgate.core.route_choice import TurnFacts, calls_tools, conversation_key, route_plan
+from panelgate.core.evidence import Counts, fit_evidence
+from panelgate.core.route_choice import TurnFacts, calls_tools, conversation_key, route_plan, route_standing
 from panelgate.core.types import CollectionInfo, ModelInfo
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
@@ -27,7 +28,7 @@ def test_best_record_first_and_cooling_down_last():
         CollectionInfo("x", ("a", "b", "c")),
         models,
         TEXT,
-        useful={"c": 3, "b": 9},
+        standing={"c": 0.7, "b": 0.9},
         last_seen={},
         rotate=False,
     )
@@ -38,7 +39,7 @@ def test_rotation_puts_the_member_heard_from_least_recently_first():
     models = roster(a={}, b={}, c={})
     seen = {"a": T0, "b": T0.replace(day=2)}
     plan = route_plan(
-        CollectionInfo("x", ("a", "b", "c")), models, TEXT, useful={"a": 5}, last_seen=seen, rotate=True
+        CollectionInfo("x", ("a", "b", "c")), models, TEXT, standing={"a": 0.8}, last_seen=seen, rotate=True
     )
     assert plan.order[0] == "c"
 
@@ -46,19 +47,19 @@ def test_rotation_puts_the_member_heard_from_least_recently_first():
 def test_a_turn_too_large_for_every_member_is_a_413():
     models = roster(a={"context_window": 50}, b={"context_window": 60})
     with pytest.raises(TooLarge):
-        route_plan(CollectionInfo("x", ("a", "b")), models, TEXT, useful={}, last_seen={}, rotate=False)
+        route_plan(CollectionInfo("x", ("a", "b")), models, TEXT, standing={}, last_seen={}, rotate=False)
 
 
 def test_no_member_able_to_call_tools_is_a_400_naming_each():
     models = roster(a={"tools": False}, b={})
     facts = TurnFacts(has_tools=True, has_images=False, estimate=10)
     with pytest.raises(BadRequest, match=r"`a`.*`b`"):
-        route_plan(CollectionInfo("x", ("a", "b")), models, facts, useful={}, last_seen={}, rotate=False)
+        route_plan(CollectionInfo("x", ("a", "b")), models, facts, standing={}, last_seen={}, rotate=False)
 
 
 def test_an_empty_collection_is_unavailable():
     with pytest.raises(Unavailable):
-        route_plan(CollectionInfo("x", ()), {}, TEXT, useful={}, last_seen={}, rotate=False)
+        route_plan(CollectionInfo("x", ()), {}, TEXT, standing={}, last_seen={}, rotate=False)
 
 
 def test_the_conversation_key_is_the_same_for_every_turn_and_differs_by_first_message_or_system():
@@ -92,3 +93,14 @@ def test_tools_can_be_called_only_by_a_member_that_may_take_turns_and_has_the_fa
     assert not calls_tools(collection, roster(a={"tools": True, "retired": True}))
     assert not calls_tools(collection, roster(a={"tools": True, "ad_hoc": True}))
     assert calls_tools(collection, roster(a={}, c={"tools": True}))
+
+
+def test_route_verdicts_soon_outweigh_a_members_record_on_general_work():
+    book = fit_evidence(
+        {("a", "general"): Counts(useful=9, not_useful=1), ("b", "general"): Counts(useful=2, not_useful=8)},
+        {"a": "fa", "b": "fb"},
+    )
+    before = route_standing(book, {}, ["a", "b"])
+    assert before["a"] > before["b"]
+    after = route_standing(book, {"a": (0, 4), "b": (4, 4)}, ["a", "b"])
+    assert after["b"] > after["a"]

@@ -140,20 +140,6 @@ async def test_record_counts_by_task_match_the_prompt_or_the_note_in_any_case(
     assert sorted(counts) == ["alpha", "beta"]
 
 
-async def test_useful_on_shape_counts_current_verdicts_of_that_shape(
-    bench: Database, record_panel: RecordPanel
-) -> None:
-    a1, b1 = await record_panel("p1", [("alpha", "ok"), ("beta", "ok")], shape="code")
-    [a2] = await record_panel("p2", [("alpha", "ok")], shape="prose")
-    await bench.verdicts.record(a1, useful=True, actor="t")
-    await bench.verdicts.record(b1, useful=False, actor="t")
-    await bench.verdicts.record(a2, useful=False, actor="t")
-    assert await bench.verdicts.useful_on_shape("code") == {"alpha": (1, 1), "beta": (0, 1)}
-
-
-# ---- what may be judged, and pairwise verdicts ---------------------------------
-
-
 async def test_a_verdict_on_a_failed_seat_is_refused_as_health_not_usefulness(
     bench: Database, record_panel: RecordPanel
 ) -> None:

@@ -17,6 +17,8 @@ from panelgate.cli.ask import ask
 from panelgate.cli.common import Common, JsonFlag, UrlOption
 from panelgate.cli.failures import CliFailure
 from panelgate.cli.mcp import mcp
+from panelgate.cli.pending import pending
+from panelgate.cli.record import record
 from panelgate.cli.serve import serve
 from panelgate.cli.settings import settings
 from panelgate.cli.status import status
@@ -26,7 +28,7 @@ app = typer.Typer(no_args_is_help=True, add_completion=False)
 app.command()(serve)
 app.command()(mcp)
 
-COMMANDS = (status, ask, verdict, settings)
+COMMANDS = (status, ask, verdict, record, pending, settings)
 GROUPS = (
     ("endpoint", endpoints.group),
     ("model", models.group),

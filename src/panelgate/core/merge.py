@@ -64,24 +64,19 @@ def merger_candidates(
     collection: CollectionInfo,
     sitting_members: Sequence[str],
     roster: Mapping[str, ModelInfo],
-    useful_on_shape: Mapping[str, tuple[int, int]],
+    standing: Mapping[str, float],
 ) -> list[str]:
-    """Who may merge, best first. `useful_on_shape` is alias → (useful, judged) on this shape.
+    """Who may merge, best first. `standing` is alias → the record's estimate of its usefulness on
+    the panel's shape (the posterior mean, `core/evidence.py`).
 
-    The collection's merger alone when it can merge; else members with verdicts
-    on the shape by useful count then useful ratio, then the other members in order.
+    The collection's merger alone when it can merge; else the sitting members
+    by that estimate, highest first (members the record says nothing of keep
+    their order, after the others).
     """
     if collection.merger and _can_merge(roster.get(collection.merger)):
         return [collection.merger]
     members = [alias for alias in dict.fromkeys(sitting_members) if _can_merge(roster.get(alias))]
-    judged = [alias for alias in members if useful_on_shape.get(alias, (0, 0))[1] > 0]
-
-    def record(alias: str) -> tuple[int, float]:
-        useful, total = useful_on_shape[alias]
-        return (-useful, -useful / total)
-
-    ranked = sorted(judged, key=record)
-    return ranked + [alias for alias in members if alias not in ranked]
+    return sorted(members, key=lambda alias: -standing.get(alias, -1.0))
 
 
 def merger_skip(collection: CollectionInfo, roster: Mapping[str, ModelInfo]) -> Skip | None:

@@ -1,7 +1,7 @@
 """Which members may answer a route turn, in what order, and the conversation a turn belongs to.
 
 Route mode asks one member at a time, so who goes first matters: the member
-with the best record, members cooling down after a rate limit last, and, for
+the record rates best (`route_standing`), members cooling down after a rate limit last, and, for
 one new conversation in four, the member the bench has heard from least
 recently first, so a member that never gets a turn still gets evidence. A
 member that cannot take this turn at all (retired, ad hoc, cannot call the
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from panelgate.core.errors import BadRequest, TooLarge, Unavailable
+from panelgate.core.evidence import EvidenceBook
 from panelgate.core.seating import CANNOT_SEE, MAKES_IMAGES, NOT_ON_BENCH, VISION_ONLY, retired_reason
 from panelgate.core.sizing import fits
 from panelgate.core.types import ChatMessage, CollectionInfo, ModelInfo, Skip
@@ -51,14 +52,15 @@ def route_plan(
     roster: Mapping[str, ModelInfo],
     facts: TurnFacts,
     *,
-    useful: Mapping[str, int],
+    standing: Mapping[str, float],
     last_seen: Mapping[str, datetime],
     rotate: bool,
 ) -> RoutePlan:
     """The members that can take this turn, best first; raises when none can.
 
-    `useful` counts each alias's useful verdicts, `last_seen` its latest
-    evidence; `rotate` puts the least recently heard-from member first.
+    `standing` is each alias's estimated usefulness (`route_standing`),
+    `last_seen` its latest evidence; `rotate` puts the least recently
+    heard-from member first.
     """
     if not collection.members:
         raise Unavailable(f"collection `{collection.name}` has no members to route to")
@@ -73,7 +75,7 @@ def route_plan(
             skipped.append(Skip("member", alias, why or NOT_ON_BENCH))
     if not eligible:
         raise _nobody(collection, skipped, facts.estimate)
-    ranked = sorted(eligible, key=lambda m: (m.cooling_down, -useful.get(m.alias, 0)))
+    ranked = sorted(eligible, key=lambda m: (m.cooling_down, -standing.get(m.alias, 0.0)))
     if rotate and len(ranked) > 1:
         stalest = min(
             (m for m in ranked if not m.cooling_down),
@@ -84,6 +86,25 @@ def route_plan(
             ranked.remove(stalest)
             ranked.insert(0, stalest)
     return RoutePlan(order=tuple(m.alias for m in ranked), skipped=tuple(skipped))
+
+
+ROUTE_PRIOR_VERDICTS = 2.0
+"""What a member's record on general work weighs against its verdicts in a collection's conversations:
+two verdicts' worth. Answering in an agent's tool loop is work of its own, so a few route verdicts
+should soon outweigh how the model does on panels."""
+
+
+def route_standing(
+    book: EvidenceBook, judged: Mapping[str, tuple[int, int]], aliases: Iterable[str]
+) -> dict[str, float]:
+    """Each member's estimated usefulness in this collection's conversations: the posterior mean of
+    its (useful, judged) verdicts there (`judged`), over a prior at its estimate on general work."""
+    standing: dict[str, float] = {}
+    for alias in aliases:
+        start = book.posterior(alias, "general").mean
+        useful, total = judged.get(alias, (0, 0))
+        standing[alias] = (ROUTE_PRIOR_VERDICTS * start + useful) / (ROUTE_PRIOR_VERDICTS + total)
+    return standing
 
 
 def calls_tools(collection: CollectionInfo, roster: Mapping[str, ModelInfo]) -> bool:

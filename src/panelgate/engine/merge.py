@@ -34,7 +34,7 @@ async def run_merge(
     sitting_members: Sequence[str],
     roster: Mapping[str, ModelInfo],
     endpoints: Mapping[str, EndpointRecord],
-    useful_on_shape: Mapping[str, tuple[int, int]],
+    standing: Mapping[str, float],
     messages: list[ChatMessage],
     results: Sequence[SeatResult],
     deadline: float,
@@ -45,7 +45,7 @@ async def run_merge(
     if not answered:
         return MergeOutcome(None, "no seat answered, so there was nothing to merge")
     candidates = merger_candidates(
-        collection=collection, sitting_members=sitting_members, roster=roster, useful_on_shape=useful_on_shape
+        collection=collection, sitting_members=sitting_members, roster=roster, standing=standing
     )
     if not candidates:
         return MergeOutcome(None, "no merger is available (the collection's merger and members are gone)")

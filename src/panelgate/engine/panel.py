@@ -49,6 +49,7 @@ from panelgate.engine.event_feed import EventFeed
 from panelgate.engine.merge import run_merge
 from panelgate.engine.panel_ids import PanelIdIssuer
 from panelgate.engine.record import record_panel
+from panelgate.engine.record_book import RecordBook
 from panelgate.engine.reply import PanelWords
 from panelgate.engine.seat import ask_seat, target_for
 from panelgate.engine.seating_evidence import SeatingEvidence
@@ -108,11 +109,14 @@ class PanelRunner:
         keepalive_s: float = 10.0,
         now: Callable[[], datetime] = utcnow,
         ids: PanelIdIssuer | None = None,
+        book: RecordBook | None = None,
         rng: random.Random | None = None,
     ) -> None:
-        """`rng` draws the explorer rule's samples (seeded in tests, for reproducible seating)."""
+        """`book` is the record's evidence book, shared with route mode; `rng` draws the explorer
+        rule's samples (seeded in tests, for reproducible seating)."""
         self._db = db
-        self._evidence = SeatingEvidence(db, rng or random.Random())
+        self._book = book or RecordBook(db)
+        self._evidence = SeatingEvidence(db, self._book, rng or random.Random())
         self._client = client
         self._keepalive_s = keepalive_s
         self._now = now
@@ -292,14 +296,16 @@ class PanelRunner:
         async def emit(piece: str) -> None:
             queue.put(MergeDelta(piece))
 
+        sitting = [s.alias for s in context.plan.seats if s.kind == "member"]
+        book = await self._book.current(context.roster)
         outcome = await run_merge(
             self._client,
             panel=words.panel,
             collection=context.collection,
-            sitting_members=[s.alias for s in context.plan.seats if s.kind == "member"],
+            sitting_members=sitting,
             roster=context.roster,
             endpoints=context.endpoints,
-            useful_on_shape=await self._db.verdicts.useful_on_shape(context.plan.shape),
+            standing={alias: book.posterior(alias, context.plan.shape).mean for alias in sitting},
             messages=context.request.messages,
             results=seats,
             deadline=time.monotonic() + context.limits.seat_deadline_s,

@@ -38,12 +38,14 @@ from panelgate.core.route_choice import (
     calls_tools,
     conversation_key,
     route_plan,
+    route_standing,
 )
 from panelgate.core.sizing import count_images, estimate_tokens
 from panelgate.core.turn import TurnReader
 from panelgate.core.types import CollectionInfo, Failed, GatewayLimits, ModelInfo
 from panelgate.engine.collection_lookup import find_collection
 from panelgate.engine.event_feed import EventFeed
+from panelgate.engine.record_book import RecordBook
 from panelgate.engine.reply import VERDICT_HINT
 from panelgate.engine.route_shadows import ShadowSeats, ShadowTurn
 from panelgate.engine.seat import target_for
@@ -131,8 +133,11 @@ class RouteRunner:
         *,
         now: Callable[[], datetime] = utcnow,
         chance: Callable[[], float] = random.random,
+        book: RecordBook | None = None,
     ) -> None:
+        """`book` is the record's evidence book, shared with the panels."""
         self._db = db
+        self._book = book or RecordBook(db)
         self._client = client
         self._settings = settings or RouteSettings()
         self._now = now
@@ -175,7 +180,7 @@ class RouteRunner:
             estimate=estimate_tokens(messages) + len(orjson.dumps(request.body.get("tools") or [])) // 4,
         )
         roster = (await self._client.cooldowns(bench.roster)).roster  # cooling down: asked last
-        plan = await self._order(collection, roster, facts, known)
+        plan = await self._order(collection, roster, facts, known, bench.roster)
         conversation = known.id if known is not None else _conversation_id(at)
         if known is None and request.session is not None:
             claimed = await self._db.routes.claim(
@@ -215,18 +220,24 @@ class RouteRunner:
         roster: Mapping[str, ModelInfo],
         facts: TurnFacts,
         known: ConversationRecord | None,
+        bench_roster: Mapping[str, ModelInfo],
     ) -> RoutePlan:
-        """Who may take the turn, the member the conversation sticks to first."""
-        plan = route_plan(collection, roster, facts, useful={}, last_seen={}, rotate=False)
+        """Who may take the turn, the member the conversation sticks to first.
+
+        `roster` marks who is cooling down; `bench_roster` is the bench snapshot
+        the record's book is kept for."""
+        plan = route_plan(collection, roster, facts, standing={}, last_seen={}, rotate=False)
         if known is not None and known.alias in plan.order:
             return _sticking_to(known.alias, plan)
         if len(plan.order) < 2:  # the order matters only when there is a choice
             return plan
+        book = await self._book.current(bench_roster)
+        judged = await self._db.verdicts.judged_counts(collection.name)
         return route_plan(
             collection,
             roster,
             facts,
-            useful=await self._db.verdicts.useful_counts(collection.name),
+            standing=route_standing(book, judged, plan.order),
             last_seen=await self._db.panels.last_seated(cached=True),
             rotate=known is None and self._chance() < 1 / ROTATE_EVERY,
         )

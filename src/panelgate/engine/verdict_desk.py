@@ -15,16 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from panelgate.core.caller_scope import CallerScope
 from panelgate.core.errors import BadRequest, NotFound
-from panelgate.store import Database
+from panelgate.store import Database, OwedSeat
 from panelgate.store import errors as store_errors
 from panelgate.store.verdict_rules import MAX_BETTER_THAN
 from panelgate.store.verdicts import MAX_CLAIMS
 
 MAX_NOTE = 2000
+OWED_WINDOW = timedelta(days=1)
+"""Seats are owed a verdict for a day: older panels are history, not a to-do list."""
 CALL_EXAMPLE = "p20261130-101500-a1b2.member1"
 
 
@@ -89,6 +92,14 @@ async def calls_in_scope(db: Database, scope: CallerScope, calls: Sequence[str])
         return list(calls)
     collections = await db.verdicts.collections_of(calls)
     return [call for call in calls if scope.allows(collections.get(call))]
+
+
+async def owed_seats(db: Database, scope: CallerScope, now: datetime) -> list[OwedSeat]:
+    """The seats of the caller's panels of the last `OWED_WINDOW` still owed a verdict, in its scope
+    (the caller is its gateway key's name, or `local`: owed seats are tracked in the database per
+    caller, so they hold across processes and restarts)."""
+    owed = await db.verdicts.owed(scope.name, now - OWED_WINDOW)
+    return [seat for seat in owed if scope.allows(seat.collection)]
 
 
 async def record_verdict(

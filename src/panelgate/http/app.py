@@ -23,6 +23,7 @@ from panelgate.engine.onboarding import OnboardingQueue
 from panelgate.engine.panel import PanelRunner
 from panelgate.engine.panel_ids import PanelIdIssuer
 from panelgate.engine.process_slot import SLOTS, ProcessSlot
+from panelgate.engine.record_book import RecordBook
 from panelgate.engine.route import RouteRunner, RouteSettings
 from panelgate.http import (
     admin,
@@ -100,13 +101,20 @@ def create_app(settings: Settings | None = None) -> AccessLog:
         catalog.attach()  # facts merged into every roster read; smaller windows learned from refusals
         slot = ProcessSlot(settings.data_dir / "slots")
         ids = PanelIdIssuer(slot.take(), SLOTS)
+        book = RecordBook(db)
         runner = PanelRunner(
-            db, upstream, keepalive_s=settings.keepalive_s, ids=ids, rng=random.Random(settings.seating_seed)
+            db,
+            upstream,
+            keepalive_s=settings.keepalive_s,
+            ids=ids,
+            book=book,
+            rng=random.Random(settings.seating_seed),
         )
         routes = RouteRunner(
             db,
             upstream,
             RouteSettings(keepalive_s=settings.keepalive_s, first_token_s=settings.route_first_token_s),
+            book=book,
         )
         mcp = McpGateway(db, runner)
         # Health probes and the scheduler: every process has a runner; the one holding the lease runs jobs.

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest
-from panelgate.engine.verdict_desk import calls_in_scope, read_verdict, record_verdict
+from panelgate.core.types import SHAPES
+from panelgate.engine.standings import read_standings
+from panelgate.engine.verdict_desk import calls_in_scope, owed_seats, read_verdict, record_verdict
 from panelgate.http.bench_schemas import (
     REFUSALS,
+    Owed,
     Pending,
     PendingBody,
     Record,
@@ -32,7 +37,11 @@ async def verdict(request: Request) -> Response:
 
 
 @router.get("/bench/record", response_model=Record)
-async def record(request: Request, collection: str = "", task: str = "") -> Response:
+async def record(request: Request, collection: str = "", task: str = "", shape: str = "") -> Response:
+    """Verdict tallies per model, and per shape each model's estimated usefulness, ranked."""
+    asked_shape = shape.strip() or None
+    if asked_shape is not None and asked_shape not in SHAPES:
+        raise BadRequest(f"`{asked_shape}` is no shape; shapes are {', '.join(SHAPES)}", param="shape")
     name = collection.removeprefix("bench/").strip() or None
     allowed = allowed_collections(request)
     if allowed is not None and name is None:
@@ -41,8 +50,32 @@ async def record(request: Request, collection: str = "", task: str = "") -> Resp
             raise BadRequest(f"name one of this key's collections: ?collection= {listed}", param="collection")
         name = next(iter(allowed))
     check_collection(request, name)
-    counts = await services(request).db.verdicts.record_counts(name, task.strip() or None)
-    return json_response({"collection": collection, "task": task, "aliases": counts})
+    db = services(request).db
+    counts = await db.verdicts.record_counts(name, task.strip() or None)
+    ranked = await read_standings(db, name, asked_shape)
+    return json_response(
+        {"collection": collection, "task": task, "shape": shape, "aliases": counts, "shapes": ranked}
+    )
+
+
+@router.get("/bench/pending", response_model=Owed)
+async def owed(request: Request) -> Response:
+    """The seats of the caller's panels of the last day that answered and have no verdict yet."""
+    seats = await owed_seats(services(request).db, caller_scope(request), datetime.now(UTC))
+    listed = [
+        {
+            "call": seat.call,
+            "panel": seat.panel,
+            "collection": f"bench/{seat.collection}",
+            "seat": seat.label,
+            "alias": seat.alias,
+            "shape": seat.shape,
+            "at": seat.at.isoformat(),
+            "preview": seat.preview,
+        }
+        for seat in seats
+    ]
+    return json_response({"pending": listed})
 
 
 @router.post("/bench/pending", response_model=Pending, openapi_extra=json_body(PendingBody))

@@ -59,14 +59,64 @@ class Tally(BaseModel):
     lastAt: str | None = Field(description="the last verdict's time (ISO 8601)")
 
 
+class Strength(BaseModel):
+    """A model's Bradley–Terry strength on one shape, from "better than" verdicts."""
+
+    value: float = Field(description="log-strength: 0 is an average model, above 0 wins more often")
+    low: float = Field(description="the 90 % interval's lower end")
+    high: float = Field(description="the 90 % interval's upper end")
+    winChance: float = Field(ge=0, le=1, description="the chance its answer beats an average model's")
+
+
+class Standing(BaseModel):
+    """One model on one shape: its Beta posterior on the share of its answers that are useful."""
+
+    alias: str
+    mean: float = Field(ge=0, le=1, description="the posterior mean (what seating and ranking read)")
+    low: float = Field(ge=0, le=1, description="the 90 % credible interval's lower end (5th percentile)")
+    high: float = Field(ge=0, le=1, description="the 90 % credible interval's upper end (95th percentile)")
+    judged: int = Field(ge=0, description="the verdicts on this model and shape (the prior's not counted)")
+    strength: Strength | None = Field(
+        description="its pairwise strength; null when no pairwise verdict on this shape names it"
+    )
+
+
 class Record(BaseModel):
     collection: str = Field(description="as asked")
     task: str = Field(description="as asked")
-    aliases: dict[str, Tally] = Field(description="per model alias, over current verdicts")
+    shape: str = Field(default="", description="as asked")
+    aliases: dict[str, Tally] = Field(
+        description="per model alias, over current verdicts (`task` filters these)"
+    )
+    shapes: dict[str, list[Standing]] = Field(
+        default_factory=dict,
+        description=(
+            "per shape with evidence (only `shape` when asked), each model with verdicts on it, best "
+            "posterior mean first; over the collection's verdicts when one is named, with the prior fitted "
+            "from the whole bench's; `task` does not narrow these"
+        ),
+    )
 
 
 class Pending(BaseModel):
     pending: list[str] = Field(description="the calls asked about that answered and have no verdict yet")
+
+
+class OwedSeat(BaseModel):
+    """A seat of the caller's recent panels that answered and has no verdict yet."""
+
+    call: str = Field(description="the seat's call id, for `POST /bench/verdict`")
+    panel: str
+    collection: str = Field(description="`bench/<name>`")
+    seat: str = Field(description="the seat's label, e.g. member1 or explorer1")
+    alias: str
+    shape: str = Field(description="the panel's shape: where the verdict counts")
+    at: str = Field(description="when the panel was asked (ISO 8601)")
+    preview: str = Field(description="the start of the panel's prompt")
+
+
+class Owed(BaseModel):
+    pending: list[OwedSeat] = Field(description="newest panel first, its seats in order")
 
 
 class OpenAIErrorDetail(BaseModel):

@@ -10,17 +10,15 @@ process's memory would not.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from mcp import types
 
 from panelgate.core.caller_scope import CallerScope
-from panelgate.engine.verdict_desk import read_verdict, record_verdict
+from panelgate.engine.verdict_desk import owed_seats, read_verdict, record_verdict
 from panelgate.mcp.tool_texts import answer
 from panelgate.store import Database
-
-OWED_WINDOW = timedelta(days=1)
 
 
 async def verdict(db: Database, scope: CallerScope, arguments: Mapping[str, Any]) -> types.CallToolResult:
@@ -35,7 +33,7 @@ async def verdict(db: Database, scope: CallerScope, arguments: Mapping[str, Any]
 async def pending_verdicts(
     db: Database, scope: CallerScope, now: Callable[[], datetime]
 ) -> types.CallToolResult:
-    owed = await db.verdicts.owed(scope.name, now() - OWED_WINDOW)
+    owed = await owed_seats(db, scope, now())
     seats = [
         {
             "call": seat.call,
@@ -45,7 +43,6 @@ async def pending_verdicts(
             "collection": f"bench/{seat.collection}",
         }
         for seat in owed
-        if scope.allows(seat.collection)
     ]
     if not seats:
         none_owed = "No verdicts owed: every seat of your recent panels is judged."

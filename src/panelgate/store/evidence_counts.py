@@ -5,19 +5,26 @@ grouped query over the current verdict of each judged call (a later verdict
 supersedes an earlier one) on evidence that has a shape, keyed by the model's
 alias now. Failed seats are never judged (`verdict_rules`), so every verdict
 counted here is about an answer.
+
+`collection` narrows it to the evidence of one collection, as the record
+(`GET /bench/record?collection=`) shows it; seating always reads the whole
+bench.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select, true
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.core.evidence import Counts
 from panelgate.store.tables import evidence, models, verdicts
 
 
-async def read_evidence_counts(connection: AsyncConnection) -> dict[tuple[str, str], Counts]:
-    """Useful and not-useful current verdicts per (alias, shape)."""
+async def read_evidence_counts(
+    connection: AsyncConnection, collection: str | None = None
+) -> dict[tuple[str, str], Counts]:
+    """Useful and not-useful current verdicts per (alias, shape), on `collection`'s evidence when given."""
+    where: ColumnElement[bool] = true() if collection is None else evidence.c.collection == collection
     latest = select(func.max(verdicts.c.id).label("id")).group_by(verdicts.c.call).subquery()
     query = (
         select(models.c.alias, evidence.c.shape, verdicts.c.useful, func.count())
@@ -25,7 +32,7 @@ async def read_evidence_counts(connection: AsyncConnection) -> dict[tuple[str, s
         .join(latest, latest.c.id == verdicts.c.id)
         .join(evidence, evidence.c.call == verdicts.c.call)
         .join(models, models.c.id == evidence.c.model_id)
-        .where(evidence.c.shape.is_not(None))
+        .where(evidence.c.shape.is_not(None), where)
         .group_by(models.c.alias, evidence.c.shape, verdicts.c.useful)
     )
     counts: dict[tuple[str, str], Counts] = {}

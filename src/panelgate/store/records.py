@@ -166,6 +166,10 @@ class OwedSeat:
     at: datetime
     label: str
     alias: str
+    shape: str = "general"
+    """The panel's shape: the shape its verdict will count under."""
+    preview: str = ""
+    """The start of the panel's prompt, as the store keeps it."""
 
 
 @dataclass(frozen=True)

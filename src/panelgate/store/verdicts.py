@@ -105,7 +105,7 @@ class Verdicts:
     def __init__(self, connections: Connections, *, useful_max_age_s: float = 5.0) -> None:
         self._connections = connections
         self._useful_max_age_s = useful_max_age_s
-        self._useful: dict[str | None, tuple[float, dict[str, int]]] = {}
+        self._useful: dict[str | None, tuple[float, dict[str, tuple[int, int]]]] = {}
         self._evidence: tuple[float, dict[tuple[str, str], Counts]] | None = None
 
     async def record(
@@ -230,8 +230,9 @@ class Verdicts:
             for tally in tallies
         }
 
-    async def useful_counts(self, collection: str | None) -> dict[str, int]:
-        """Per alias: useful verdicts on the collection's evidence, as route mode orders members.
+    async def judged_counts(self, collection: str | None) -> dict[str, tuple[int, int]]:
+        """Per alias: (useful, judged) current verdicts on the collection's evidence, as route mode
+        orders members.
 
         Read on every new agent conversation, so a copy is kept for a few
         seconds (another process's verdicts show within that) and dropped at
@@ -241,14 +242,14 @@ class Verdicts:
         if kept is not None and time.monotonic() - kept[0] <= self._useful_max_age_s:
             return kept[1]
         tallies = await self.record_counts(collection, None)
-        counts = {alias: int(tally["useful"]) for alias, tally in tallies.items()}
+        counts = {alias: (int(tally["useful"]), int(tally["judged"])) for alias, tally in tallies.items()}
         self._useful[collection] = (time.monotonic(), counts)
         return counts
 
     async def evidence_counts(self) -> dict[tuple[str, str], Counts]:
         """Current verdicts per (alias, shape), as the explorer rule reads them on every panel.
 
-        Kept like `useful_counts`: a copy for a few seconds (another process's
+        Kept like `judged_counts`: a copy for a few seconds (another process's
         verdicts show within that), dropped at once when this process records
         a verdict. The same object is returned while it is kept, so a reader
         can tell when the counts changed.
@@ -261,11 +262,13 @@ class Verdicts:
         self._evidence = (time.monotonic(), counts)
         return counts
 
-    async def useful_on_shape(self, shape: str) -> dict[str, tuple[int, int]]:
-        """Per alias: (useful, judged) over current verdicts on evidence of that shape."""
+    async def evidence_counts_in(self, collection: str) -> dict[tuple[str, str], Counts]:
+        """Current verdicts per (alias, shape) on one collection's evidence, as the record shows them
+        (read fresh each time: the record is asked for rarely, seating never asks for this)."""
+        if not storable(collection):
+            return {}
         async with self._connections.read() as connection:
-            tallies = await _tallies(connection, evidence.c.shape == shape)
-        return {tally.alias: (tally.useful, tally.judged) for tally in tallies}
+            return await read_evidence_counts(connection, collection)
 
     async def false_claims_per_model(self) -> dict[int, int]:
         """Per model id: the false claims people verified in its answers, over current verdicts.
@@ -316,7 +319,16 @@ class Verdicts:
             .subquery()
         )
         query = (
-            select(seats.c.call, panels.c.id, panels.c.collection, panels.c.at, seats.c.label, seats.c.alias)
+            select(
+                seats.c.call,
+                panels.c.id,
+                panels.c.collection,
+                panels.c.at,
+                seats.c.label,
+                seats.c.alias,
+                panels.c.shape,
+                panels.c.prompt_preview,
+            )
             .join(panels, panels.c.id == seats.c.panel)
             .join(evidence, evidence.c.call == seats.c.call)
             .where(

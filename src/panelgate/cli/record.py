@@ -1,0 +1,86 @@
+"""`panelgate record`: per shape, the models ranked by how useful their answers were judged.
+
+Each row is a model's posterior mean with its 90 % credible interval (few
+verdicts, wide interval: a model two lucky verdicts put on top shows as
+unsure), the verdicts behind it, and, when "better than" verdicts were given
+on that shape, how often it would beat an average model. The numbers are
+the server's (`GET /bench/record`); `--json` prints its whole answer.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any
+
+import typer
+
+from panelgate.cli.common import JsonFlag, UrlOption, session
+
+RECORD_PATH = "/bench/record"
+NOTHING_YET = (
+    "No verdicts recorded yet. Judge a seat's answer with "
+    "`panelgate verdict <call> --useful` (or --not-useful); `panelgate pending` lists the seats waiting."
+)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _share(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def estimate(row: dict[str, Any]) -> str:
+    """`0.72 (0.55–0.86)`: the posterior mean and its 90 % credible interval."""
+    return f"{_share(row['mean'])} ({_share(row['low'])}–{_share(row['high'])})"
+
+
+def _beats(log_strength: float) -> str:
+    return f"{100.0 / (1.0 + math.exp(-log_strength)):.0f}%"
+
+
+def beats_average(strength: dict[str, Any] | None) -> str | None:
+    """`61% (45–75%)`: the chance it beats an average model, from its pairwise strength's interval."""
+    if strength is None:
+        return None
+    return f"{_beats(strength['value'])} ({_beats(strength['low'])}–{_beats(strength['high'])})"
+
+
+def record(
+    ctx: typer.Context,
+    collection: Annotated[
+        str | None,
+        typer.Option("--collection", "-c", help="only this collection's verdicts", show_default=False),
+    ] = None,
+    shape: Annotated[
+        str | None,
+        typer.Option("--shape", "-s", help="only this shape (e.g. code, review)", show_default=False),
+    ] = None,
+    as_json: JsonFlag = False,
+    url: UrlOption = None,
+) -> None:
+    """Show the record: per shape, the models ranked by estimated usefulness, with 90% intervals."""
+    params = {name: value for name, value in (("collection", collection), ("shape", shape)) if value}
+    with session(ctx, url, as_json) as s:
+        found = s.client.call("GET", RECORD_PATH, params=params or None)
+        if s.as_json:
+            s.output.json(found)
+            return
+        shapes: dict[str, list[dict[str, Any]]] = found.get("shapes") or {}
+        if not shapes:
+            s.output.note(NOTHING_YET)
+            return
+        for index, (name, rows) in enumerate(shapes.items()):
+            if index:
+                s.output.line("")
+            judged = sum(int(row["judged"]) for row in rows)
+            s.output.table(
+                ("#", "model", "useful (90% interval)", "judged", "beats average"),
+                (
+                    (rank, row["alias"], estimate(row), row["judged"], beats_average(row.get("strength")))
+                    for rank, row in enumerate(rows, 1)
+                ),
+                empty=NOTHING_YET,
+                title=f"{name}: {_count(len(rows), 'model')}, {_count(judged, 'verdict')}",
+            )

@@ -1,0 +1,84 @@
+"""`panelgate record` and `panelgate pending`: the ranked record and the seats still owed a verdict."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+from tests.cli.runner import panelgate
+from tests.support.gateway import Gateway
+from tests.support.upstream import FakeUpstream
+
+
+def panel_calls(bench: Gateway, prompt: str = "hi") -> dict[str, str]:
+    reply = httpx.post(
+        f"{bench.url}/v1/chat/completions",
+        timeout=60,
+        json={"model": "bench/core", "messages": [{"role": "user", "content": prompt}]},
+    )
+    return {seat["alias"]: seat["call"] for seat in reply.json()["bench"]["seats"]}
+
+
+def judge(bench: Gateway, call: str, useful: bool, **more: object) -> None:
+    bench.api("POST", "/bench/verdict", {"call": call, "useful": useful, **more}, expect=200)
+
+
+def test_record_prints_a_table_per_shape_ranked_with_intervals(bench: Gateway, upstream: FakeUpstream):
+    for _ in range(2):
+        calls = panel_calls(bench)
+        judge(bench, calls["m2"], True, better_than=[calls["m1"]])
+        judge(bench, calls["m1"], False)
+    run = panelgate("record", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("general: 2 models, 4 verdicts")
+    m2, m1 = (next(line for line in lines if f" {alias} " in line) for alias in ("m2", "m1"))
+    assert lines.index(m2) < lines.index(m1)
+    record = bench.api("GET", "/bench/record")["shapes"]["general"]
+    best = record[0]
+    assert f"{best['mean']:.2f} ({best['low']:.2f}–{best['high']:.2f})" in m2
+    assert "%" in m2 and "%" in m1
+
+
+def test_record_json_prints_the_servers_answer(bench: Gateway, upstream: FakeUpstream):
+    judge(bench, panel_calls(bench)["m1"], True)
+    run = panelgate("record", "--collection", "core", "--shape", "general", "--json", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)
+    assert found == bench.api("GET", "/bench/record?collection=core&shape=general")
+    assert [row["alias"] for row in found["shapes"]["general"]] == ["m1"]
+
+
+def test_an_empty_record_says_how_to_record_verdicts(bench: Gateway, upstream: FakeUpstream):
+    run = panelgate("record", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == ""
+    assert "panelgate verdict" in run.stderr
+
+
+def test_record_of_an_unknown_shape_exits_1_with_the_servers_reason(bench: Gateway, upstream: FakeUpstream):
+    run = panelgate("record", "--shape", "poetry", url=bench.url)
+    assert run.returncode == 1
+    assert "poetry" in run.stderr
+
+
+def test_pending_lists_unjudged_seats_and_how_to_judge_them(bench: Gateway, upstream: FakeUpstream):
+    calls = panel_calls(bench, "explain the build failure in the attached log")
+    judge(bench, calls["m1"], True)
+    run = panelgate("pending", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    assert calls["m2"] in run.stdout and calls["m3"] in run.stdout and calls["m1"] not in run.stdout
+    assert "explain the build" in run.stdout
+    assert f"panelgate verdict {calls['m2']} --useful" in run.stderr
+    listed = json.loads(panelgate("pending", "--json", url=bench.url).stdout)["pending"]
+    assert [seat["call"] for seat in listed] == [calls["m2"], calls["m3"]]
+
+
+def test_pending_with_nothing_owed_says_so(bench: Gateway, upstream: FakeUpstream):
+    for call in panel_calls(bench).values():
+        judge(bench, call, False)
+    run = panelgate("pending", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == ""
+    assert "No verdicts owed" in run.stderr
