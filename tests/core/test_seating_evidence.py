@@ -2,7 +2,7 @@
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta
 
 import pytest
@@ -58,28 +58,45 @@ def explorers(plan: SeatPlan) -> list[str]:
     return [s.alias for s in plan.seats if s.kind == "explorer"]
 
 
-def run_panels(
-    roster: dict[str, ModelInfo], panels: int, counts: Mapping[tuple[str, str], Counts]
-) -> Counter[str]:
-    """Seat `panels` code panels in a row, tracking staleness; count each model's explorer seats."""
+def panels_in_a_row(
+    roster: dict[str, ModelInfo],
+    panels: int,
+    counts: Mapping[tuple[str, str], Counts],
+    *,
+    limits: GatewayLimits,
+    seed: int,
+) -> Iterator[tuple[SeatPlan, dict[str, int]]]:
+    """Seat `panels` code panels in a row by the record; each plan with the staleness it leaves."""
     unseated: dict[str, int] = {}
-    sat: Counter[str] = Counter()
-    rng = random.Random(11)
+    rng = random.Random(seed)
     book = fit_evidence(counts, {alias: family(m.served_id) for alias, m in roster.items()})
     for _ in range(panels):
-        evidence = ExplorerEvidence(book=book, unseated_for=dict(unseated), rng=rng)
         plan = seat_panel(
             collection=CollectionInfo(name="core", members=("m1",), shape="code"),
             roster=roster,
-            limits=GatewayLimits(explorer_floor=10),
+            limits=limits,
             estimate=100,
             has_images=False,
             nominees=(),
             last_seated={},
-            evidence=evidence,
+            evidence=ExplorerEvidence(book=book, unseated_for=dict(unseated), rng=rng),
         )
         seated = {s.alias for s in plan.seats}
         unseated = {alias: 0 if alias in seated else unseated.get(alias, 0) + 1 for alias in roster}
+        yield plan, unseated
+
+
+def run_panels(
+    roster: dict[str, ModelInfo],
+    panels: int,
+    counts: Mapping[tuple[str, str], Counts],
+    limits: GatewayLimits | None = None,
+    seed: int = 11,
+) -> Counter[str]:
+    """Each model's explorer seats over `panels` code panels in a row."""
+    limits = limits or GatewayLimits(explorer_floor=10)
+    sat: Counter[str] = Counter()
+    for plan, _ in panels_in_a_row(roster, panels, counts, limits=limits, seed=seed):
         sat.update(explorers(plan))
     return sat
 
@@ -118,24 +135,9 @@ def test_the_worst_staleness_stays_within_the_floor_over_a_long_run() -> None:
     roster = bench("m1", *(f"x{n}" for n in range(12)))
     counts = {("x0", "code"): Counts(useful=20)}
     longest: dict[str, int] = {}
-    unseated: dict[str, int] = {}
-    rng = random.Random(5)
-    book = fit_evidence(counts, {})
-    for _ in range(150):
-        plan = seat_panel(
-            collection=CollectionInfo(name="core", members=("m1",), shape="code"),
-            roster=roster,
-            limits=GatewayLimits(explorer_floor=10),
-            estimate=100,
-            has_images=False,
-            nominees=(),
-            last_seated={},
-            evidence=ExplorerEvidence(book=book, unseated_for=dict(unseated), rng=rng),
-        )
-        seated = {s.alias for s in plan.seats}
-        for alias in roster:
-            unseated[alias] = 0 if alias in seated else unseated.get(alias, 0) + 1
-            longest[alias] = max(longest.get(alias, 0), unseated[alias])
+    for _, unseated in panels_in_a_row(roster, 150, counts, limits=GatewayLimits(explorer_floor=10), seed=5):
+        for alias, panels in unseated.items():
+            longest[alias] = max(longest.get(alias, 0), panels)
     assert max(longest.values()) <= 9
 
 
@@ -223,23 +225,8 @@ def test_with_one_explorer_seat_a_settled_record_seats_its_best_model_beyond_the
         ("poor", "code"): Counts(not_useful=5),
         ("other", "code"): Counts(not_useful=5),
     }
-    sat: Counter[str] = Counter()
-    unseated: dict[str, int] = dict.fromkeys(roster, 0)
-    rng = random.Random(3)
-    book = fit_evidence(counts, {alias: family(m.served_id) for alias, m in roster.items()})
-    for _ in range(60):
-        plan = seat_panel(
-            collection=CollectionInfo(name="core", members=("m1",), shape="code"),
-            roster=roster,
-            limits=GatewayLimits(max_calls=2, max_explorers=1, explorer_floor=6),
-            estimate=100,
-            has_images=False,
-            nominees=(),
-            last_seated={},
-            evidence=ExplorerEvidence(book=book, unseated_for=dict(unseated), rng=rng),
-        )
-        seated = set(explorers(plan))
-        unseated = {alias: 0 if alias in seated else unseated[alias] + 1 for alias in roster}
-        sat.update(seated)
+    sat = run_panels(
+        roster, 60, counts, GatewayLimits(max_calls=2, max_explorers=1, explorer_floor=6), seed=3
+    )
     assert sat["good"] >= 35, sat  # all but the floor's seats: about 60 - 2 × 60 / 6
     assert 8 <= sat["poor"] <= 12 and 8 <= sat["other"] <= 12, sat

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -66,32 +67,30 @@ def test_turns_of_one_session_stay_on_its_member_when_the_order_changes(
     assert turns[first.headers["X-Bench-Conversation"]] == 2
 
 
-def test_a_session_named_in_the_anthropic_metadata_keys_the_conversation(agents: Gateway):
-    def messages_turn(session: str) -> str:
-        user_id = json.dumps({"device_id": "d", "session_id": session})
-        body = {
-            "model": "bench/agents",
-            "max_tokens": 100,
-            "messages": [{"role": "user", "content": "say hi"}],
-            "metadata": {"user_id": user_id},
-        }
-        reply = httpx.post(f"{agents.url}/v1/messages", json=body, timeout=30)
+def anthropic_turn(session: str) -> tuple[str, dict[str, Any]]:
+    """Claude Code's way in the body: `metadata.user_id` is JSON naming the session."""
+    user_id = json.dumps({"device_id": "d", "session_id": session})
+    messages = [{"role": "user", "content": "say hi"}]
+    return "/v1/messages", {"max_tokens": 100, "messages": messages, "metadata": {"user_id": user_id}}
+
+
+def responses_turn(session: str) -> tuple[str, dict[str, Any]]:
+    """Codex's way in the body: the Responses `prompt_cache_key`."""
+    return "/v1/responses", {"input": "say hi", "prompt_cache_key": session}
+
+
+@pytest.mark.parametrize("turn", [anthropic_turn, responses_turn], ids=["anthropic-metadata", "responses"])
+def test_a_session_named_in_the_body_keys_the_conversation(
+    agents: Gateway, turn: Callable[[str], tuple[str, dict[str, Any]]]
+):
+    def conversation_of(session: str) -> str:
+        path, body = turn(session)
+        reply = httpx.post(f"{agents.url}{path}", json={"model": "bench/agents", **body}, timeout=30)
         assert reply.status_code == 200, reply.text
         return str(reply.headers["X-Bench-Conversation"])
 
-    assert messages_turn("one") != messages_turn("two")
-    assert messages_turn("one") == messages_turn("one")
-
-
-def test_a_responses_prompt_cache_key_keys_the_conversation(agents: Gateway):
-    def responses_turn(key: str) -> str:
-        body = {"model": "bench/agents", "input": "say hi", "prompt_cache_key": key}
-        reply = httpx.post(f"{agents.url}/v1/responses", json=body, timeout=30)
-        assert reply.status_code == 200, reply.text
-        return str(reply.headers["X-Bench-Conversation"])
-
-    assert responses_turn("thread-1") != responses_turn("thread-2")
-    assert responses_turn("thread-1") == responses_turn("thread-1")
+    assert conversation_of("one") != conversation_of("two")
+    assert conversation_of("one") == conversation_of("one")
 
 
 def test_without_a_session_the_same_opening_is_one_conversation(agents: Gateway):

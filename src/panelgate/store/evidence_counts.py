@@ -17,6 +17,7 @@ from sqlalchemy import ColumnElement, func, select, true
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.core.evidence import Counts
+from panelgate.store.current_verdicts import current_verdict_ids
 from panelgate.store.tables import evidence, models, verdicts
 
 
@@ -25,7 +26,7 @@ async def read_evidence_counts(
 ) -> dict[tuple[str, str], Counts]:
     """Useful and not-useful current verdicts per (alias, shape), on `collection`'s evidence when given."""
     where: ColumnElement[bool] = true() if collection is None else evidence.c.collection == collection
-    latest = select(func.max(verdicts.c.id).label("id")).group_by(verdicts.c.call).subquery()
+    latest = current_verdict_ids()
     query = (
         select(models.c.alias, evidence.c.shape, verdicts.c.useful, func.count())
         .select_from(verdicts)

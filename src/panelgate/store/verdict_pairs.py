@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from sqlalchemy import ColumnElement, func, insert, select, true
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from panelgate.store.current_verdicts import current_verdict_ids
 from panelgate.store.tables import evidence, models, verdict_better_than, verdicts
 
 
@@ -41,7 +42,7 @@ async def pairs_of(connection: AsyncConnection, verdict_ids: Sequence[int]) -> d
 
 async def count_pairs(connection: AsyncConnection, collection: str | None) -> dict[tuple[str, str, str], int]:
     """(winner alias, loser alias, shape) → how many current verdicts say so (`Verdicts.pairwise_counts`)."""
-    latest = select(func.max(verdicts.c.id).label("id")).group_by(verdicts.c.call).subquery()
+    latest = current_verdict_ids()
     winner, loser = evidence.alias("winner"), evidence.alias("loser")
     winner_model, loser_model = models.alias("winner_model"), models.alias("loser_model")
     where: ColumnElement[bool] = true() if collection is None else winner.c.collection == collection

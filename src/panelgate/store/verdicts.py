@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from panelgate.core.evidence import Counts
 from panelgate.store.audit import write_audit
 from panelgate.store.connections import Connections
+from panelgate.store.current_verdicts import current_verdict_ids
 from panelgate.store.errors import NotFound
 from panelgate.store.evidence_counts import read_evidence_counts
 from panelgate.store.records import OwedSeat, VerdictRecord
@@ -74,7 +75,7 @@ async def _tallies(
     connection: AsyncConnection, where: ColumnElement[bool], words: Sequence[str] = ()
 ) -> list[_Tally]:
     """Current verdicts on the evidence `where` selects, tallied per model (bench models last)."""
-    latest = select(func.max(verdicts.c.id).label("id")).group_by(verdicts.c.call).subquery()
+    latest = current_verdict_ids()
     query = (
         select(
             models.c.id,
