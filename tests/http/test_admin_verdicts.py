@@ -79,3 +79,35 @@ def test_a_dashboard_verdict_on_a_failed_seat_is_refused(bench: Gateway, upstrea
     assert refused["error"]["field"] == "call"
     assert "health, not its usefulness" in refused["error"]["message"]
     bench.api("POST", "/api/verdicts", {"call": failed, "useful": True}, expect=400)
+
+
+def test_the_panel_list_keeps_only_panels_still_owed_a_verdict_when_asked(
+    bench: Gateway, upstream: FakeUpstream
+):
+    def panel(prompt: str) -> tuple[str, list[str]]:
+        reply = ask(bench, hello(messages=[{"role": "user", "content": prompt}])).json()["bench"]
+        return reply["panel"], [seat["call"] for seat in reply["seats"]]
+
+    def judge(*calls: str) -> None:
+        for call in calls:
+            bench.api("POST", "/api/verdicts", {"call": call, "useful": True}, expect=200)
+
+    judged, judged_calls = panel("every seat judged")
+    judge(*judged_calls)
+    half, half_calls = panel("one seat judged")
+    judge(half_calls[0])
+    upstream.behave("m1", status=400, error_message="nope")
+    failed_left, failed_left_calls = panel("only the failed seat left")
+    judge(*failed_left_calls[1:])
+    upstream.behave("m1")
+    bench.api("PATCH", "/api/collections/core", {"verdicts_owed": "none"}, expect=200)
+    owes_none, _ = panel("owes no verdicts")
+    bench.api("PATCH", "/api/collections/core", {"verdicts_owed": "all"}, expect=200)
+    fresh, _ = panel("nothing judged")
+
+    every = [p["id"] for p in bench.api("GET", "/api/panels?limit=10")["panels"]]
+    owed = bench.api("GET", "/api/panels?limit=10&owed=true")["panels"]
+    assert every == [fresh, owes_none, failed_left, half, judged]
+    assert [p["id"] for p in owed] == [fresh, half]
+    assert [s["verdict"] is not None for s in owed[1]["seats"]] == [True, False, False]
+    assert [p["id"] for p in bench.api("GET", "/api/panels?limit=1&owed=true")["panels"]] == [fresh]

@@ -1,20 +1,11 @@
-"""Collections: the editor, deleting, the Gateway card's live panels, judging a seat, skipped members."""
+"""Collections: the editor, deleting, how to ask one, the gateway limits, the way to the recent panels."""
 
 from __future__ import annotations
 
-import httpx
 from playwright.sync_api import Browser, Dialog, Page
 
 from tests.support.gateway import Gateway
-from tests.support.upstream import FakeUpstream
 from tests.web.browser import PHONE, watched_page
-
-LIVE_WITHIN_MS = 5000
-
-
-def ask(gateway: Gateway, collection: str, prompt: str) -> dict:
-    body = {"model": f"bench/{collection}", "messages": [{"role": "user", "content": prompt}]}
-    return httpx.post(f"{gateway.url}/v1/chat/completions", json=body, timeout=30).raise_for_status().json()
 
 
 def stored(gateway: Gateway, name: str) -> dict:
@@ -102,61 +93,6 @@ def test_delete_asks_first_and_removes_the_collection(bench: Gateway, browser: B
     assert bench.api("GET", "/api/collections/core", expect=404)["error"]["message"]
 
 
-def test_a_panel_shows_up_live_and_a_seat_is_judged_without_a_reload(
-    bench: Gateway, upstream: FakeUpstream, browser: Browser
-):
-    upstream.behave("m1", answer="| n | sq |\n|--:|--:|\n| 3 | 9 |\n\n<script>alert(1)</script>")
-    with watched_page(browser, bench.url) as watched:
-        page = watched.page
-        page.goto(f"{bench.url}/collections")
-        page.get_by_text("No panels yet").wait_for()
-        page.evaluate("window.notReloaded = true")
-        ask(bench, "core", "square three")
-        panel = page.locator("#panels li").filter(has_text="square three")
-        chip = panel.get_by_role("button", name="member · m1")
-        chip.wait_for(timeout=LIVE_WITHIN_MS)
-        assert page.locator("#owed").inner_text() == "Owed: 3"
-
-        chip.click()
-        seat = page.get_by_role("dialog", name="member · m1")
-        seat.locator("#seat-answer table").wait_for()
-        assert "<script>alert(1)</script>" in seat.locator("#seat-answer").inner_text()
-        assert seat.locator("#seat-answer script").count() == 0
-        seat.get_by_label("Not useful").check()
-        seat.get_by_label("Note").fill("the table is right, the claim is not")
-        seat.get_by_label("False claims").fill("nine is prime")
-        seat.get_by_role("button", name="Save verdict").click()
-        seat.wait_for(state="hidden")
-        assert "✗" in chip.inner_text() and "judged not useful" in chip.inner_text()
-        assert page.locator("#owed").inner_text() == "Owed: 2"
-        assert page.evaluate("window.notReloaded") is True
-
-    record = bench.api("GET", "/bench/record?collection=bench/core", expect=200)
-    assert record["aliases"]["m1"]["notUseful"] == 1
-    judged = bench.api("GET", "/api/panels?limit=1", expect=200)["panels"][0]["seats"][0]["verdict"]
-    assert (judged["useful"], judged["false"]) == (False, ["nine is prime"])
-
-
-def test_a_member_left_out_is_a_grey_chip_saying_why_at_phone_width_in_the_dark(
-    bench: Gateway, browser: Browser
-):
-    bench.api("PATCH", "/api/models/m3", {"role": "vision"}, expect=200)  # seated only for images
-    ask(bench, "core", "a text prompt")
-    with watched_page(browser, bench.url, viewport=PHONE, theme="dark") as watched:
-        page = watched.page
-        page.goto(f"{bench.url}/collections")
-        skipped = page.locator("#panels .chip.skipped")
-        skipped.wait_for()
-        assert skipped.evaluate("chip => chip.tagName") == "SPAN"
-        assert skipped.inner_text().startswith("member · m3")
-        assert "vision specialist" in (skipped.get_attribute("title") or "")
-        assert "not asked: vision specialist" in skipped.text_content()
-        assert page.locator("#panels button.chip").count() == 2
-        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= PHONE["width"], "the page scrolls sideways at phone width"
-
-
 def test_ask_it_shows_how_to_ask_the_chosen_collection_at_this_server(bench: Gateway, browser: Browser):
     bench.save_collection("second", ["m1"])
     with watched_page(browser, bench.url) as watched:
@@ -204,6 +140,15 @@ def test_the_decision_model_is_chosen_and_cleared_from_the_limits_dialog(bench: 
     assert bench.api("GET", "/api/settings/gateway")["gateway"]["decision_model"] == ""
 
 
-def test_an_unknown_seat_has_no_answer_to_show(gateway: Gateway):
-    reply = httpx.get(f"{gateway.url}/collections/seats/p1.member9/answer")
-    assert reply.status_code == 404 and "p1.member9" in reply.text
+def test_the_recent_panels_are_a_link_away_on_the_gateway_page_at_phone_width_in_the_dark(
+    bench: Gateway, browser: Browser
+):
+    with watched_page(browser, bench.url, viewport=PHONE, theme="dark") as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/collections")
+        assert page.locator("#panels").count() == 0, "the recent panels moved to the Gateway page"
+        page.locator("main").get_by_role("link", name="Gateway").first.click()
+        page.wait_for_url(f"{bench.url}/gateway")
+        assert page.locator("h1").inner_text() == "Gateway"
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

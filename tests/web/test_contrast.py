@@ -33,6 +33,7 @@ PAIRS = [
     ("focus", "bg", CONTROL),
     ("focus", "surface", CONTROL),
     ("accent", "surface", CONTROL),  # the Benchmarks chart's dots
+    ("ok-text", "surface", CONTROL),  # the Record page's bars of useful verdicts (not useful: bad-text)
 ]
 
 

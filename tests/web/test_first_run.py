@@ -18,7 +18,19 @@ from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 from tests.web.browser import DESKTOP, PHONE, screenshot_dir, watched_page
 
-PAGES = ("", "collections", "models", "endpoints", "benchmarks", "quotas", "settings", "logs", "info")
+PAGES = (
+    "",
+    "gateway",
+    "judge",
+    "collections",
+    "models",
+    "endpoints",
+    "benchmarks",
+    "quotas",
+    "settings",
+    "logs",
+    "info",
+)
 """Each page's path after `/`; the empty one is At a glance, at `/`."""
 LIVE_WITHIN_MS = 5000
 
@@ -65,6 +77,8 @@ def test_first_run_from_an_empty_gateway_to_a_judged_panel(
         page.locator("#collections").get_by_text("bench/review", exact=True).wait_for()
         assert steps_done(page) == 3
 
+        page.locator("nav").get_by_role("link", name="Gateway").click()
+        page.get_by_text("No panels yet").wait_for()
         page.evaluate("window.notReloaded = true")
         body = {
             "model": "bench/review",
@@ -73,7 +87,7 @@ def test_first_run_from_an_empty_gateway_to_a_judged_panel(
         asked = httpx.post(f"{gateway.url}/v1/chat/completions", json=body, timeout=30).json()["bench"]
         coder = page.locator("#panels li").get_by_role("button", name="member · coder")
         coder.wait_for(timeout=LIVE_WITHIN_MS)
-        assert page.locator("#owed").inner_text() == "Owed: 2"
+        assert page.locator("#owed").inner_text() == "2 answers await a verdict — judge them"
 
         coder.click()
         seat = page.get_by_role("dialog", name="member · coder")
@@ -83,7 +97,7 @@ def test_first_run_from_an_empty_gateway_to_a_judged_panel(
         seat.get_by_role("button", name="Save verdict").click()
         seat.wait_for(state="hidden")
         assert "✗" in coder.inner_text()
-        assert page.locator("#owed").inner_text() == "Owed: 1"
+        assert page.locator("#owed").inner_text() == "1 answer awaits a verdict — judge them"
         assert page.evaluate("window.notReloaded") is True
 
         page.reload()
@@ -113,8 +127,10 @@ def test_every_page_in_both_themes_at_both_widths(bench: Gateway, upstream: Fake
                 for slug in PAGES:
                     page.goto(f"{bench.url}/{slug}")
                     page.locator("h1").wait_for()
-                    if slug == "collections":
+                    if slug == "gateway":
                         page.locator("#panels li").first.wait_for()
+                    if slug == "judge":
+                        page.locator("#seats .answer p").first.wait_for()
                     assert page.evaluate("document.documentElement.dataset.theme") == theme
                     scroll = page.evaluate("document.documentElement.scrollWidth")
                     assert scroll <= viewport["width"], f"/{slug} scrolls sideways at {width} width"

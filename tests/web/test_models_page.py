@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.support.gateway import Gateway
@@ -30,7 +31,7 @@ def test_the_roster_groups_models_by_endpoint_with_their_facts(bench: Gateway, b
         row = group.get_by_role("row").filter(has=page.get_by_role("rowheader", name="m1", exact=True))
         cells = row.get_by_role("cell").all_inner_texts()
         assert cells[:7] == ["m1", "general", "no", "128,000", "not known", "not known", "yes"]
-        assert "on the bench" in cells[7]
+        assert cells[7].startswith("untested"), "an on-bench model's status is its health"
 
 
 def test_a_model_is_put_on_the_bench_through_the_dialog(bench: Gateway, browser: Browser):
@@ -109,3 +110,34 @@ def test_the_roster_fits_a_phone_in_the_dark_theme(bench: Gateway, upstream: Fak
         dialog = page.get_by_role("dialog", name="Put a model on the bench")
         assert dialog.get_by_label("Served id").is_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def a_dozen_models_with_long_served_ids(gateway: Gateway) -> None:
+    """m1–m3 and nine more served by ids as long as real catalogs' (org/name-size-variant:tier)."""
+    for n in range(9):
+        gateway.add_model(
+            f"model-{n}", served_id=f"organisation-name/very-long-model-name-{n}-instruct-2507-fp8:free"
+        )
+
+
+@pytest.mark.parametrize("width", [1280, 1400])
+def test_every_edit_button_is_in_view_without_scrolling_sideways(
+    bench: Gateway, browser: Browser, width: int
+):
+    a_dozen_models_with_long_served_ids(bench)
+    with watched_page(browser, bench.url, viewport={"width": width, "height": 900}) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/models")
+        edits = page.locator("#roster").get_by_role("button", name="Edit")
+        assert edits.count() == 12
+        for n in range(12):
+            edit = edits.nth(n)
+            edit.evaluate("button => window.scrollTo(0, scrollY + button.getBoundingClientRect().top - 300)")
+            box = edit.bounding_box()
+            assert box is not None, f"Edit #{n + 1} is not shown"
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"Edit #{n + 1} at {box}"
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 900
+        wraps = page.locator("#roster .table-wrap")
+        assert wraps.evaluate_all("all => all.every(wrap => wrap.scrollWidth <= wrap.clientWidth)"), (
+            "the roster scrolls sideways"
+        )

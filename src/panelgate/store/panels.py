@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, func, insert, select
+from sqlalchemy import Row, bindparam, exists, func, insert, select, true
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -30,7 +30,8 @@ from panelgate.store.connections import Connections
 from panelgate.store.errors import Invalid
 from panelgate.store.records import PanelRecord, SeatRecord
 from panelgate.store.seating_clock import SeatingClock
-from panelgate.store.tables import evidence, models, panels, seats
+from panelgate.store.tables import evidence, models, panels, seats, verdicts
+from panelgate.store.verdict_rules import JUDGEABLE
 
 PREVIEW_CHARS = 200
 log = logging.getLogger(__name__)
@@ -40,6 +41,14 @@ ON_BENCH = select(models.c.alias, models.c.id).where(
     models.c.alias.in_(bindparam("aliases", expanding=True)), models.c.retired_at.is_(None)
 )
 """(alias, model id) of each of the `aliases` on the bench now; built once, as every panel runs it."""
+
+OWES_A_VERDICT = exists().where(
+    seats.c.panel == panels.c.id,
+    evidence.c.call == seats.c.call,
+    evidence.c.status.in_(JUDGEABLE),
+    ~exists().where(verdicts.c.call == seats.c.call),
+)
+"""A panel has a seat that answered (its evidence can be judged) and has no verdict yet."""
 
 
 async def bench_ids(connection: AsyncConnection, aliases: Sequence[str]) -> dict[str, int]:
@@ -220,12 +229,15 @@ class Panels:
         return None if row is None else _seat(row)
 
     async def recent(
-        self, limit: int = 20, collection: str | None = None
+        self, limit: int = 20, collection: str | None = None, *, owed: bool = False
     ) -> list[tuple[PanelRecord, list[SeatRecord]]]:
-        """The newest panels first, each with its seats in seat order."""
+        """The newest panels first, each with its seats in seat order; `owed`: only panels with a seat
+        still owed a verdict (answered, not judged, of a panel that owes verdicts)."""
         query = select(panels).order_by(panels.c.at.desc(), panels.c.id.desc()).limit(max(1, limit))
         if collection is not None:
             query = query.where(panels.c.collection == collection)
+        if owed:
+            query = query.where(panels.c.owes_verdicts.is_(true()), OWES_A_VERDICT)
         async with self._connections.read() as connection:
             rows = (await connection.execute(query)).all()
             by_panel: dict[str, list[SeatRecord]] = {row.id: [] for row in rows}

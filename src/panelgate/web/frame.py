@@ -49,6 +49,9 @@ class PageLink:
 
 NAV = (
     PageLink("glance", "At a glance", "/"),
+    PageLink("gateway", "Gateway"),
+    PageLink("judge", "Judge"),
+    PageLink("record", "Record"),
     PageLink("collections", "Collections"),
     PageLink("models", "Models"),
     PageLink("endpoints", "Endpoints"),

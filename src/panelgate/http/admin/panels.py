@@ -115,11 +115,12 @@ def _judged(seats: Sequence[SeatRecord], verdicts: Mapping[str, VerdictRecord]) 
 
 @router.get("/panels", response_model=RecentPanels)
 async def recent_panels(
-    request: Request, limit: int = 20, collection: str | None = None, answers: bool = True
+    request: Request, limit: int = 20, collection: str | None = None, answers: bool = True, owed: bool = False
 ) -> Response:
-    """`answers=false` leaves each seat's answer out (empty): what a page polling for news needs."""
+    """`answers=false` leaves each seat's answer out (empty): what a page polling for news needs.
+    `owed=true` keeps only panels with a seat still owed a verdict: the Judge view's to-do list."""
     db = services(request).db
-    recent = await db.panels.recent(limit=max(1, min(limit, 200)), collection=collection)
+    recent = await db.panels.recent(limit=max(1, min(limit, 200)), collection=collection, owed=owed)
     verdicts = await db.verdicts.current_of([seat.call for _, seats in recent for seat in seats])
     shown = []
     for panel, seats in recent:

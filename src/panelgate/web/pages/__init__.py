@@ -1,6 +1,19 @@
 """One route module per dashboard page; a new page is a module here, a template, and a `NAV` entry."""
 
-from panelgate.web.pages import benchmarks, collections, endpoints, home, info, logs, models, quotas, settings
+from panelgate.web.pages import (
+    benchmarks,
+    collections,
+    endpoints,
+    gateway,
+    home,
+    info,
+    judge,
+    logs,
+    models,
+    quotas,
+    record,
+    settings,
+)
 
 ROUTERS = (
     home.router,
@@ -12,4 +25,7 @@ ROUTERS = (
     settings.router,
     logs.router,
     info.router,
+    gateway.router,
+    judge.router,
+    record.router,
 )

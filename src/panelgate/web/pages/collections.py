@@ -1,28 +1,22 @@
-"""Collections: the list and its editor, the gateway limits, how to ask one, and the Gateway card.
+"""Collections: the list and its editor, the gateway limits, and how to ask one.
 
 The page reads the collections, the bench's models and the limits from the
 store; the editor and the limits dialog change them through the admin API
-(`/api/collections/{name}`, `/api/settings/gateway`). The Gateway card is
-drawn and kept live by static/gateway-card.js from `GET /api/panels`, and a
-verdict goes to `POST /api/verdicts`. The one piece of HTML the page takes
-from the server after loading is a seat's answer, which `seat_answer` renders
-here from markdown and sanitizes (web/answer_html.py) before it leaves.
+(`/api/collections/{name}`, `/api/settings/gateway`). The panels asked
+lately are on the Gateway page (pages/gateway.py).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from html import escape
 
 from fastapi import APIRouter, Request
 from starlette.responses import HTMLResponse
 
 from panelgate.core.types import OFFERED_TOOLS, REPLY_MODES, SHAPES, VERDICTS_OWED
-from panelgate.store import SeatRecord
 from panelgate.store.collections import public
-from panelgate.web.answer_html import answer_html
-from panelgate.web.frame import PAGE_HEADERS, render
+from panelgate.web.frame import render
 
 router = APIRouter(include_in_schema=False)
 EXAMPLE_PROMPT = "When is a Python set faster than a list?"
@@ -74,23 +68,6 @@ async def collections_page(request: Request) -> HTMLResponse:
         keys_required=keys_required,
         editor=editor,
     )
-
-
-@router.get("/collections/seats/{call}/answer")
-async def seat_answer(request: Request, call: str) -> HTMLResponse:
-    """A seat's answer as a sanitized HTML fragment, for the seat dialog to insert."""
-    seat = await request.app.state.services.db.panels.seat(call)
-    if seat is None:
-        missing = f'<p class="muted">No seat with the call id <code>{escape(call)}</code> is recorded.</p>'
-        return HTMLResponse(missing, status_code=404, headers=PAGE_HEADERS)
-    return HTMLResponse(answer_fragment(seat), headers=PAGE_HEADERS)
-
-
-def answer_fragment(seat: SeatRecord) -> str:
-    failed = f'<p class="seat-error">The seat failed: {escape(seat.error)}</p>' if seat.error else ""
-    if seat.answer.strip():
-        return failed + answer_html(seat.answer)
-    return failed or '<p class="muted">The model answered with nothing.</p>'
 
 
 def ask_snippets(origin: str, name: str, keys_required: bool) -> tuple[Snippet, ...]:

@@ -1,4 +1,10 @@
-"""`/`, At a glance: what needs a person's hand, then every model on the bench with its health chip.
+"""`/`, At a glance: today in three numbers, what needs a person's hand, then every model on the bench
+with its health chip.
+
+The strip on top says whether the gateway is used (panels since midnight,
+UTC), whether the record is being fed (answers still owed a verdict, the
+ones the Judge view goes through) and whom the record trusts (the model with
+the best posterior mean on each shape, as the Record page ranks them).
 
 The action-needed list is what will not fix itself (a key refused, a whole
 connection down, payment asked for, a model retired automatically), read
@@ -12,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 
 from fastapi import APIRouter, Request
 from starlette.responses import HTMLResponse
@@ -20,9 +26,12 @@ from starlette.responses import HTMLResponse
 from panelgate.core.health import Health
 from panelgate.engine.action_needed import action_needed
 from panelgate.engine.health import ModelHealth
+from panelgate.engine.standings import read_standings
 from panelgate.http.services import Services
 from panelgate.store.alerts import AlertRecord
+from panelgate.store.panel_counts import answers_owed, panels_since
 from panelgate.store.records import ModelRecord
+from panelgate.web.estimate_svg import percent
 from panelgate.web.frame import render
 
 router = APIRouter(include_in_schema=False)
@@ -55,6 +64,15 @@ class RosterLine:
     """None for a model health does not check (an `image` model never chats)."""
 
 
+@dataclass(frozen=True)
+class Leader:
+    """The model the record ranks first on a shape."""
+
+    shape: str
+    alias: str
+    mean: float
+
+
 def alert_line(alert: AlertRecord) -> AlertLine:
     about_model = alert.kind in ABOUT_A_MODEL
     return AlertLine(
@@ -76,7 +94,13 @@ def status_counts(roster: list[RosterLine]) -> list[tuple[Health, int]]:
 @router.api_route("/", methods=["GET", "HEAD"])  # HEAD: clients probe the server with it (Claude Code)
 async def at_a_glance(request: Request) -> HTMLResponse:
     services: Services = request.app.state.services
-    alerts = await action_needed(services.db, datetime.now(UTC))
+    now = datetime.now(UTC)
+    alerts = await action_needed(services.db, now)
+    leaders = [
+        Leader(shape, rows[0]["alias"], rows[0]["mean"])
+        for shape, rows in (await read_standings(services.db, None, None)).items()
+        if rows
+    ]
     health = {found.alias: found for found in await services.health.report()}
     roster = [RosterLine(m, health.get(m.alias)) for m in await services.db.models.list()]
     scheduler = await services.scheduler.view()
@@ -87,4 +111,8 @@ async def at_a_glance(request: Request) -> HTMLResponse:
         roster=roster,
         counts=status_counts(roster),
         scheduler_mode=scheduler.state.mode,
+        panels_today=await panels_since(services.db, datetime.combine(now.date(), time(), UTC)),
+        owed=await answers_owed(services.db),
+        leaders=leaders,
+        percent=percent,
     )

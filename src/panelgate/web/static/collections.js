@@ -1,6 +1,6 @@
 // Collections page: the collection editor (members found by alias or served id, the other fields, saved
 // through PUT/PATCH /api/collections/{name}) and the "Ask it" box (which collection, copy buttons).
-// The Gateway card and the seat dialog are gateway-card.js.
+// The recent panels and the seat dialog are on the Gateway page (gateway-card.js).
 "use strict";
 
 (() => {

@@ -1,15 +1,17 @@
-// The Gateway card: the last 30 panels, one chip per seat, kept live by reading GET /api/panels every
-// 2 s while the tab is visible; and the seat dialog, which shows a seat's answer and records a verdict
-// with POST /api/verdicts without reloading the page. Chips are built with DOM calls and textContent.
+// The Gateway page: the last 30 panels, one chip per seat, kept live by reading GET /api/panels every
+// 2 s while the tab is visible, each panel opening in the Judge view; the count of answers awaiting a
+// verdict; and the seat dialog, which shows a seat's answer and records a verdict with POST /api/verdicts
+// without reloading the page. Chips are built with DOM calls and textContent.
 "use strict";
 
 (() => {
   const POLL_MS = 2000;
-  const SHOWN = 30;
   const STATUS = { ok: "answered", empty: "answered with nothing", error: "failed" };
   const list = document.getElementById("panels");
+  const SHOWN = Number(list.dataset.shown);
   const note = document.getElementById("panels-note");
-  const owed = document.getElementById("owed-count");
+  const owedSaid = document.getElementById("owed-said");
+  const owedJudge = document.getElementById("owed-judge");
   const dialog = document.getElementById("seat-dialog");
   const form = document.getElementById("verdict-form");
   const answer = document.getElementById("seat-answer");
@@ -33,7 +35,7 @@
         panels = reply.panels;
         draw();
       }
-      note.textContent = panels.length ? "" : "No panels yet: ask a collection (see “Ask it”) and it shows up here within seconds.";
+      note.textContent = panels.length ? "" : "No panels yet: ask a collection (Collections shows how, under “Ask it”) and it shows up here within seconds.";
     } catch (failure) {
       note.textContent = `Could not read the recent panels (${failure.message}); trying again.`;
     } finally {
@@ -109,7 +111,11 @@
     time.dateTime = panel.at;
     const about = [panel.shape, panel.reply, ...(panel.caller === "local" ? [] : [panel.caller]),
       ...(panel.owes_verdicts ? [] : ["owes no verdicts"])];
-    head.append(time, element("strong", "", `bench/${panel.collection}`), element("span", "muted", about.join(" · ")));
+    const judge = element("a", "judge", "Judge");
+    judge.href = `/judge?panel=${encodeURIComponent(panel.id)}`;
+    judge.append(hiddenWords(` the panel of ${when(panel.at)}, bench/${panel.collection}`));
+    head.append(time, element("strong", "", `bench/${panel.collection}`),
+      element("span", "muted", about.join(" · ")), judge);
     const prompt = element("p", "prompt", panel.prompt_preview || "(no text in the prompt)");
     const chips = element("div", "chips");
     chips.append(...panel.seats.map((seat) => seatChip(seat, panel.owes_verdicts)), ...panel.skipped.map(skippedChip));
@@ -121,12 +127,20 @@
     const now = JSON.stringify(panels);
     if (now === drawn) return;
     drawn = now;
-    const focused = list.contains(document.activeElement) ? document.activeElement.dataset.call : null;
+    // Redrawing replaces the chips and links: the one that had focus gets it back.
+    const focused = list.contains(document.activeElement) ? document.activeElement : null;
     list.replaceChildren(...panels.map(panelItem));
     // A panel that owes no verdicts (a chat UI's background task, say) adds nothing to the count.
     const owing = panels.filter((panel) => panel.owes_verdicts);
-    owed.textContent = String(owing.flatMap((panel) => panel.seats).filter((s) => answered(s) && !s.verdict).length);
-    if (focused) focusChip(focused);
+    sayOwed(owing.flatMap((panel) => panel.seats).filter((s) => answered(s) && !s.verdict).length);
+    if (focused?.dataset.call) focusChip(focused.dataset.call);
+    else if (focused) list.querySelector(`a[href="${CSS.escape(focused.getAttribute("href"))}"]`)?.focus();
+  }
+
+  function sayOwed(count) {
+    owedSaid.textContent = count === 0 ? "No answer here awaits a verdict."
+      : count === 1 ? "1 answer awaits a verdict —" : `${count} answers await a verdict —`;
+    owedJudge.hidden = count === 0;
   }
 
   function focusChip(call) {
@@ -168,7 +182,7 @@
 
   async function showAnswer(call) {
     try {
-      const reply = await fetch(`/collections/seats/${encodeURIComponent(call)}/answer`, {
+      const reply = await fetch(`/gateway/seats/${encodeURIComponent(call)}/answer`, {
         credentials: "same-origin", headers: { Accept: "text/html" },
       });
       const fragment = await reply.text();

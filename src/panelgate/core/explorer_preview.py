@@ -1,0 +1,253 @@
+"""Who the explorer seats go to next, and why: the explorer rule's order, shown without its dice.
+
+The Record page and `GET /api/record` show, per shape, the candidates for
+explorer seats in the order the evidence rule (`core/explorer_policy.py`)
+would seat them on the next panel, each with the reason it stands there:
+
+- **due**: the staleness floor makes it sit now (`core/explorer_floor.py`);
+- **early**: near its floor deadline, on a shape its record favours (only
+  when the rule's tuning lets models sit early, `ExplorerTuning.early`);
+- **challenger**: the candidate most able to overturn the leader, while its
+  optimistic estimate (mean plus `ExplorerTuning.width` standard deviations,
+  one by default) still reaches the leader's pessimistic one (mean minus as
+  many), as the rule's default pick (`challenger`) seats it;
+- **leader**: the best posterior mean among the rest;
+- **few verdicts**: an interval so wide that a Thompson draw seats it now and then;
+- **behind**: settled below the leader; a draw seldom seats it.
+
+The rule's last step is random (one Thompson draw per candidate). A preview
+that drew would reorder itself on every read, so it shows the order the
+draws favour: the highest posterior mean first. The coin a lone free seat
+tosses between the challenger and the draw is not shown either. Under the
+old rule (`stalest`) the order is simply the longest unseated first.
+
+Pure: the engine gathers the bench, the book and the seating clock
+(`engine/explorer_preview.py`). The rule's own checks are private to
+`core/explorer_policy.py` and `core/seating.py`; the few this preview needs
+are restated here, each saying which one it mirrors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from panelgate.core.evidence import EvidenceBook
+from panelgate.core.explorer_floor import due_now, early_seats, overdue
+from panelgate.core.explorer_policy import ExplorerTuning
+from panelgate.core.family import family
+from panelgate.core.shapes import ROLES_FOR_SHAPE
+from panelgate.core.types import ExplorerRule, ModelInfo
+
+TUNING = ExplorerTuning()
+"""The rule's knobs as seating sets them (its defaults): the challenger's optimism, early seats."""
+
+WIDE_INTERVAL = 0.4
+"""A 90 % interval at least this wide (40 points: about a dozen verdicts or fewer) is "few verdicts"."""
+
+Reason = Literal["due", "early", "challenger", "leader", "few verdicts", "behind", "stalest"]
+
+
+@dataclass(frozen=True)
+class NextExplorer:
+    """One candidate for an explorer seat, where the rule puts it and why."""
+
+    alias: str
+    reason: Reason
+    why: str
+    mean: float
+    """Its posterior mean on the shape."""
+    next_panel: bool = False
+    """True when it takes one of the next panel's explorer seats (the order walked, one per family)."""
+
+
+@dataclass(frozen=True)
+class ShapePreview:
+    """The explorer seats of the next panel on one shape."""
+
+    shape: str
+    seats: int
+    """Explorer seats a panel has (0: the gateway seats none)."""
+    floor: int
+    """K: every model that may explore sits at least once in every K panels."""
+    rule: ExplorerRule
+    candidates: tuple[NextExplorer, ...]
+
+
+def _admits(shape: str, role: str) -> bool:
+    """`core.shapes.admits` for a shape read back from the store as text (an unknown one admits none)."""
+    return any(on == shape and role in roles for on, roles in ROLES_FOR_SHAPE.items())
+
+
+def may_explore(model: ModelInfo, shape: str) -> bool:
+    """Whether the model may take an explorer seat on a `shape` panel of text (images on `vision`).
+
+    Mirrors `core/seating.py`'s `_may_explore` and `answer_problem`, less
+    what only a request knows (its size) and what passes within minutes
+    (a cool-down after a rate limit).
+    """
+    return (
+        not model.retired
+        and model.available
+        and not model.ad_hoc
+        and not model.held
+        and _admits(shape, model.role)
+        and model.role != "image"
+        and (shape != "vision" or model.vision is True)
+    )
+
+
+def bench_size(roster: Mapping[str, ModelInfo]) -> int:
+    """How many models could ever take an explorer seat; mirrors `core/seating.py`'s `_bench_size`."""
+    return sum(
+        1 for m in roster.values() if not m.retired and not m.ad_hoc and m.available and m.role != "image"
+    )
+
+
+def explorer_pool(roster: Mapping[str, ModelInfo], shape: str, taken: Collection[str] = ()) -> list[str]:
+    """The candidates on `shape`: models that may explore, not `taken` (a collection's members and
+    merger) nor of a taken model's family."""
+    kin = {family(roster[alias].served_id) for alias in taken if alias in roster}
+    return [
+        alias
+        for alias, model in roster.items()
+        if alias not in taken and family(model.served_id) not in kin and may_explore(model, shape)
+    ]
+
+
+def _unseated_words(alias: str, unseated_for: Mapping[str, int]) -> str:
+    if alias not in unseated_for:
+        return "never seated"
+    panels = unseated_for[alias]
+    return f"unseated for {panels} panel{'' if panels == 1 else 's'}"
+
+
+def _may_overturn(challenger: str, leader: str, shape: str, book: EvidenceBook, width: float) -> bool:
+    """The challenger's optimistic estimate reaches the leader's pessimistic one; mirrors
+    `core/explorer_policy.py`'s `_may_overturn` (LUCB's stopping rule)."""
+    hopeful, doubted = book.posterior(challenger, shape), book.posterior(leader, shape)
+    return hopeful.mean + width * hopeful.spread >= doubted.mean - width * doubted.spread
+
+
+def _by_estimate(rest: Sequence[str], shape: str, book: EvidenceBook, width: float) -> list[NextExplorer]:
+    """The free seats' candidates: the challenger while it may overturn the leader, then by mean."""
+    mean = {alias: book.posterior(alias, shape).mean for alias in rest}
+    ranked = sorted(rest, key=lambda alias: (-mean[alias], alias))
+    if not ranked:
+        return []
+    leader = max(rest, key=lambda alias: (mean[alias], alias))  # as the rule breaks ties
+    challenger = None
+    if len(rest) > 1:
+
+        def optimistic(alias: str) -> float:
+            posterior = book.posterior(alias, shape)
+            return posterior.mean + width * posterior.spread
+
+        best = max((alias for alias in rest if alias != leader), key=lambda alias: (optimistic(alias), alias))
+        challenger = best if _may_overturn(best, leader, shape, book, width) else None
+    order = [leader, *(alias for alias in ranked if alias != leader)]
+    if challenger is not None:
+        order = [challenger, *(alias for alias in order if alias != challenger)]
+    found: list[NextExplorer] = []
+    for alias in order:
+        low, high = book.posterior(alias, shape).interval()
+        if alias == challenger:
+            reason: Reason = "challenger"
+            why = f"challenger: could still overturn the leader {leader}"
+        elif alias == leader:
+            reason, why = "leader", f"leader: best posterior mean ({mean[alias]:.0%})"
+        elif high - low >= WIDE_INTERVAL:
+            reason, why = "few verdicts", f"few verdicts: wide interval ({low:.0%} to {high:.0%})"
+        else:
+            reason, why = "behind", f"behind the leader at {mean[alias]:.0%}: seated when a draw favours it"
+        found.append(NextExplorer(alias, reason, why, mean[alias]))
+    return found
+
+
+def evidence_order(
+    pool: Sequence[str],
+    *,
+    shape: str,
+    seats: int,
+    floor: int,
+    book: EvidenceBook,
+    unseated_for: Mapping[str, int],
+    tuning: ExplorerTuning = TUNING,
+) -> list[NextExplorer]:
+    """The pool in the evidence rule's order under `tuning`: models the floor makes due, models it
+    lets sit early, then the free seats'."""
+    due = due_now(pool, unseated_for, floor, seats)
+    early = early_seats(
+        [alias for alias in pool if alias not in due],
+        shape=shape,
+        book=book,
+        unseated_for=unseated_for,
+        floor=floor,
+        window=tuning.early,
+        by=tuning.early_by,
+        top=tuning.early_top,
+    )[: max(0, seats - len(due))]
+
+    def floor_seat(alias: str, reason: Reason) -> NextExplorer:
+        why = f"{reason}: {_unseated_words(alias, unseated_for)} (floor {floor})"
+        return NextExplorer(alias, reason, why, book.posterior(alias, shape).mean)
+
+    first = [*(floor_seat(alias, "due") for alias in due), *(floor_seat(alias, "early") for alias in early)]
+    rest = [alias for alias in pool if alias not in due and alias not in early]
+    return [*first, *_by_estimate(rest, shape, book, tuning.width)]
+
+
+def stalest_order(
+    pool: Sequence[str], *, shape: str, book: EvidenceBook, unseated_for: Mapping[str, int]
+) -> list[NextExplorer]:
+    """The pool in the old rule's order: never seated first, then the longest unseated."""
+    order = sorted(pool, key=lambda alias: (-overdue(alias, unseated_for), alias.casefold(), alias))
+    return [
+        NextExplorer(
+            alias,
+            "stalest",
+            f"stalest first: {_unseated_words(alias, unseated_for)}",
+            book.posterior(alias, shape).mean,
+        )
+        for alias in order
+    ]
+
+
+def mark_next_panel(
+    order: Sequence[NextExplorer], roster: Mapping[str, ModelInfo], seats: int, taken: Collection[str] = ()
+) -> list[NextExplorer]:
+    """The order with the next panel's explorers marked: walked first to last, one model a family
+    (none of a taken model's), as `core/seating.py` fills the seats."""
+    kin = {family(roster[alias].served_id) for alias in taken if alias in roster}
+    marked: list[NextExplorer] = []
+    for candidate in order:
+        its = family(roster[candidate.alias].served_id)
+        sits = sum(c.next_panel for c in marked) < seats and its not in kin
+        if sits:
+            kin.add(its)
+        marked.append(replace(candidate, next_panel=sits))
+    return marked
+
+
+def preview_shape(
+    roster: Mapping[str, ModelInfo],
+    *,
+    shape: str,
+    seats: int,
+    floor: int,
+    rule: ExplorerRule,
+    book: EvidenceBook,
+    unseated_for: Mapping[str, int],
+    taken: Collection[str] = (),
+) -> ShapePreview:
+    """Every candidate for an explorer seat on `shape`, in the gateway's rule's order, with why."""
+    pool = explorer_pool(roster, shape, taken)
+    if rule == "stalest":
+        order = stalest_order(pool, shape=shape, book=book, unseated_for=unseated_for)
+    else:
+        order = evidence_order(
+            pool, shape=shape, seats=max(seats, 0), floor=floor, book=book, unseated_for=unseated_for
+        )
+    marked = mark_next_panel(order, roster, max(seats, 0), taken)
+    return ShapePreview(shape, max(seats, 0), floor, rule, tuple(marked))
