@@ -79,7 +79,8 @@ POLICIES: tuple[Policy, ...] = (
         "Thompson, early floor seats by fewest verdicts",
         tuning=ExplorerTuning(pick="thompson", early=8, early_by="spread"),
     ),
-    Policy("**challenger + Thompson (the default)**"),
+    Policy("challenger + Thompson (the previous default)", tuning=ExplorerTuning(pick="challenger")),
+    Policy("**learn and lead (the default)**"),
 )
 
 

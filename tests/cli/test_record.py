@@ -41,6 +41,19 @@ def test_record_prints_a_table_per_shape_ranked_with_intervals(bench: Gateway, u
     assert "%" in m2 and "%" in m1
 
 
+def test_record_shows_the_suite_results_behind_each_estimate(bench: Gateway, upstream: FakeUpstream):
+    upstream.behave("m1", answer="VERDICT: TRUE\nThe attached code does what the claim says.")
+    tasks = ["claim-sizing-images-flat", "claim-family-free-variant"]
+    bench.api("POST", "/api/suite/run", {"models": ["m1"], "tasks": tasks}, expect=200)
+    run = panelgate("record", "--shape", "review", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].rstrip() == "review: 1 model, 0 verdicts, 2 suite results"
+    assert [cell.strip() for cell in lines[1].split("┃")][3:5] == ["judged", "suite"]
+    (m1,) = [line for line in lines if " m1 " in line]
+    assert [cell.strip() for cell in m1.split("│")][3:5] == ["0", "2"]
+
+
 def test_record_json_prints_the_servers_answer(bench: Gateway, upstream: FakeUpstream):
     judge(bench, panel_calls(bench)["m1"], True)
     run = panelgate("record", "--collection", "core", "--shape", "general", "--json", url=bench.url)

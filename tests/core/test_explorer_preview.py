@@ -69,6 +69,11 @@ def test_the_leader_has_the_best_mean_and_the_challenger_could_still_overturn_it
         ("unsure", "few verdicts"),
         ("settled", "behind"),
     ]
+    two_seats = evidence_order(
+        EVERYONE, shape="general", seats=2, floor=10, book=BOOK, unseated_for=SEATED_LAST_PANEL
+    )
+    assert reasons(two_seats)[2] == ("unsure", "least known")
+    assert two_seats[2].why.startswith("least known next: ")
     assert order[0].why == "challenger: could still overturn the leader leader"
     assert order[1].why.startswith("leader: best posterior mean (7")
     assert order[2].why.startswith("few verdicts: wide interval (")
@@ -80,6 +85,11 @@ def test_no_challenger_once_the_record_has_settled_who_is_better() -> None:
         ["a", "b"], shape="general", seats=1, floor=10, book=book, unseated_for={"a": 0, "b": 0}
     )
     assert reasons(order) == [("a", "leader"), ("b", "behind")]
+    two_seats = evidence_order(
+        ["a", "b"], shape="general", seats=2, floor=10, book=book, unseated_for={"a": 0, "b": 0}
+    )
+    assert reasons(two_seats) == [("b", "least known"), ("a", "leader")]
+    assert two_seats[0].why == "least known: 40 verdicts on this shape, the leader's lead settled"
 
 
 def test_the_next_panel_takes_one_model_of_a_family_and_only_as_many_as_its_seats() -> None:

@@ -1,5 +1,5 @@
-"""`GET /bench/record`'s `shapes`: per shape, each model's posterior mean, 90 % interval, verdicts and
-pairwise strength, ranked; narrowed by `collection` and `shape` and by the caller's scope.
+"""`GET /bench/record`'s `shapes`: per shape, each model's posterior mean, 90 % interval, verdicts, suite
+results and pairwise strength, ranked; narrowed by `collection` and `shape` and by the caller's scope.
 `GET /bench/pending`: the seats of the caller's own recent panels still owed a verdict."""
 
 from __future__ import annotations
@@ -14,6 +14,14 @@ from tests.support.upstream import FakeUpstream
 
 HELLO = "say hi"
 PROSE = "write an essay about the autumn light over the harbour"
+TRUE_CLAIMS = [
+    "claim-caller-scope-unscoped",
+    "claim-family-free-variant",
+    "claim-merger-useful-count-first",
+    "claim-sizing-images-flat",
+]
+"""Review-suite tasks of the starter pack whose claim is true: `VERDICT: TRUE` is right on each."""
+CLAIM_REASONS = "\nThe attached code does what the claim says on every path through it."
 
 
 def panel(gateway: Gateway, prompt: str = HELLO, collection: str = "core") -> dict[str, str]:
@@ -120,6 +128,29 @@ def test_a_scoped_key_sees_the_standings_of_its_collections_only(tmp_path: Path,
         assert [(r["alias"], r["judged"]) for r in own["general"]] == [("m1", 1)]
         everything = get(gateway, "/bench/record", owner).json()["shapes"]
         assert by_alias(everything["general"])["m1"]["judged"] == 3
+
+
+def test_a_suite_run_moves_the_review_estimates_without_adding_verdicts(
+    bench: Gateway, upstream: FakeUpstream
+):
+    """What a person checks after running the review suite: `GET /bench/record?shape=review` (or
+    `panelgate record --shape review`) lists the models it asked, the one that got its tasks right
+    above even odds and above the one that got them wrong, each with its suite results in `suite`
+    and still 0 verdicts in `judged`; a model the suite did not ask has no row there, and a
+    collection's record leaves suite results out (they are the whole bench's). The record read
+    before the run shows the new results at once, not after the gateway's few-second copy expires."""
+    assert record(bench)["shapes"] == {}
+    upstream.behave("m1", answer="VERDICT: TRUE" + CLAIM_REASONS)
+    upstream.behave("m2", answer="VERDICT: FALSE" + CLAIM_REASONS)
+    ran = bench.api("POST", "/api/suite/run", {"models": ["m1", "m2"], "tasks": TRUE_CLAIMS}, expect=200)
+    assert {(a["model"], a["right"]) for a in ran["answers"]} == {("m1", True), ("m2", False)}
+    found = record(bench)
+    assert list(found["shapes"]) == ["review"] and found["aliases"] == {}
+    right, wrong = found["shapes"]["review"]
+    assert (right["alias"], right["judged"], right["suite"]) == ("m1", 0, len(TRUE_CLAIMS))
+    assert (wrong["alias"], wrong["judged"], wrong["suite"]) == ("m2", 0, len(TRUE_CLAIMS))
+    assert right["mean"] > 0.5 > wrong["mean"]
+    assert record(bench, "?collection=core")["shapes"] == {}
 
 
 def _hello(collection: str) -> dict[str, Any]:

@@ -103,6 +103,9 @@ def test_the_live_redraw_draws_what_the_server_drew(bench: Gateway, upstream: Fa
     bench.gateway_settings(max_calls=4, max_explorers=1)
     bench.add_model("newcomer")
     judge_panels(bench, 2, {"m1": True, "m2": False})
+    upstream.behave("m3", answer="VERDICT: TRUE\nThe attached code does what the claim says.")
+    suite_run = {"models": ["m3"], "tasks": ["claim-sizing-images-flat"]}  # a row with suite results
+    bench.api("POST", "/api/suite/run", suite_run, expect=200)
     with watched_page(browser, bench.url) as watched:
         page = watched.page
         page.goto(f"{bench.url}/record")
@@ -119,6 +122,7 @@ def test_the_live_redraw_draws_what_the_server_drew(bench: Gateway, upstream: Fa
             part: page.locator(part).evaluate(TEXTS)
             for part in ("#standings", "#timeline", "#next-explorers")
         }
+        assert any(text.endswith("0 verdicts, 1 suite result") for text in drawn["#standings"])
     server = browser.new_context(java_script_enabled=False)
     try:
         first_paint = server.new_page()

@@ -2,9 +2,10 @@
 
 Each row is a model's posterior mean with its 90 % credible interval (few
 verdicts, wide interval: a model two lucky verdicts put on top shows as
-unsure), the verdicts behind it, and, when "better than" verdicts were given
-on that shape, how often it would beat an average model. The numbers are
-the server's (`GET /bench/record`); `--json` prints its whole answer.
+unsure), the verdicts and review-suite results behind it, and, when "better
+than" verdicts were given on that shape, how often it would beat an average
+model. The numbers are the server's (`GET /bench/record`); `--json` prints
+its whole answer.
 """
 
 from __future__ import annotations
@@ -75,12 +76,21 @@ def record(
             if index:
                 s.output.line("")
             judged = sum(int(row["judged"]) for row in rows)
+            suite = sum(int(row["suite"]) for row in rows)
+            title = f"{name}: {_count(len(rows), 'model')}, {_count(judged, 'verdict')}"
             s.output.table(
-                ("#", "model", "useful (90% interval)", "judged", "beats average"),
+                ("#", "model", "useful (90% interval)", "judged", "suite", "beats average"),
                 (
-                    (rank, row["alias"], estimate(row), row["judged"], beats_average(row.get("strength")))
+                    (
+                        rank,
+                        row["alias"],
+                        estimate(row),
+                        row["judged"],
+                        row["suite"],
+                        beats_average(row.get("strength")),
+                    )
                     for rank, row in enumerate(rows, 1)
                 ),
                 empty=NOTHING_YET,
-                title=f"{name}: {_count(len(rows), 'model')}, {_count(judged, 'verdict')}",
+                title=title + (f", {_count(suite, 'suite result')}" if suite else ""),
             )

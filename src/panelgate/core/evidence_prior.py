@@ -85,9 +85,29 @@ def _blend(total: float, weight: float, default: float) -> float:
 
 
 def fit_prior(cells: Mapping[tuple[str, str], tuple[float, float]], families: Mapping[str, str]) -> Prior:
-    """Fit the prior from every (alias, shape) → (successes, trials); `families` maps alias → family."""
+    """Fit the prior from every (alias, shape) → (successes, trials); `families` maps alias → family.
+
+    The bench's mean is each cell's rate weighted by how much it says about
+    the bench (1 / (the cells' spread + its own noise)), not every answer
+    pooled: explorers seat the promising models again and again, and pooled,
+    their answers would lift the mean every less-judged cell is pulled toward.
+    The spread is fitted around the pooled rate first, then again around
+    that weighted mean.
+    """
     seen = {key: (s, n) for key, (s, n) in cells.items() if n > 0}
-    mean = (sum(s for s, _ in seen.values()) + 1.0) / (sum(n for _, n in seen.values()) + 2.0)
+    pooled = (sum(s for s, _ in seen.values()) + 1.0) / (sum(n for _, n in seen.values()) + 2.0)
+    first = _spread_around(pooled, seen, families)
+    cell_var = first.family_var + first.model_var + first.shape_var
+    weights = {key: 1.0 / (cell_var + first.noise(n)) for key, (_, n) in seen.items()}
+    weighted = sum(weights[key] * s / n for key, (s, n) in seen.items())
+    mean = (weighted + 0.5 * DEFAULT_PAIRS / cell_var) / (sum(weights.values()) + DEFAULT_PAIRS / cell_var)
+    return _spread_around(min(0.98, max(0.02, mean)), seen, families)
+
+
+def _spread_around(
+    mean: float, seen: Mapping[tuple[str, str], tuple[float, float]], families: Mapping[str, str]
+) -> Prior:
+    """The three variances of the cells' true usefulness around `mean` (see the module's docstring)."""
     spread = mean * (1.0 - mean)
     default = spread / (DEFAULT_STRENGTH + 1.0)
     total, total_weight = 0.0, 0.0

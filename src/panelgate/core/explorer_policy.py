@@ -5,25 +5,29 @@ model is best at each shape of work. Seating the stalest model (the old rule)
 does the second job slowly and the first not at all; seating the model with
 the best record does the first and stops learning. The default rule (the
 one `benchmarks/seating_sim.py` chose; docs/seating.md has its numbers)
-orders the candidates for the open seats of a panel in three steps:
+fills the open seats of a panel in three steps:
 
 1. **The floor** (`core/explorer_floor.py`): models that must sit now so that
    every model sits at least once in every K panels.
-2. **The challenger**: the leader is the candidate with the highest
-   posterior mean on the panel's shape, the record's current claim to the
-   best; the challenger is the other candidate with the highest optimistic
-   estimate (posterior mean plus one standard deviation), the one most able
-   to overturn that claim (LUCB, Kalyanakrishnan et al. 2012). The first free
-   seat goes to it.
-3. **Thompson sampling** for the rest: a plausible usefulness is drawn for
-   each candidate from its posterior and the highest draws sit. The leader
-   usually wins the draw; a model with little evidence wins it now and then,
-   so the record keeps learning about everyone.
+2. **A seat to learn**: the leader is the candidate with the highest posterior
+   mean on the panel's shape, the record's current claim to the best; the
+   challenger is the other candidate with the highest optimistic estimate
+   (posterior mean plus one standard deviation), the one most able to
+   overturn that claim (LUCB, Kalyanakrishnan et al. 2012). While the two
+   estimates still overlap, the first free seat goes to the challenger; once
+   the record has settled them, to the model the record knows least on this
+   shape (fewest verdicts), so that no model's record on a shape stays empty.
+3. **A seat to answer well**: the next seat goes to the leader most of the
+   time (`ExplorerTuning.leader_share`), else to the least known model too.
+   A panel with only one free seat tosses that same coin between the leader
+   and its challenger while the lead is contested, and seats the leader once
+   it is settled (the floor still seats everyone else).
 
-`ExplorerTuning` holds the variants the simulation compares (plain
-Thompson, top-two Thompson, leader plus challenger, early floor seats); the
-randomness comes from the `random.Random` the caller passes, so seating is
-reproducible under a seed.
+`ExplorerTuning` also holds the variants the simulation compares (plain
+Thompson sampling, top-two Thompson, the challenger followed by Thompson
+draws, the leader and the challenger, early floor seats); the randomness
+comes from the `random.Random` the caller passes, so seating is reproducible
+under a seed.
 """
 
 from __future__ import annotations
@@ -39,10 +43,11 @@ from panelgate.core.explorer_floor import EarlyBy, due_now, early_seats
 CHALLENGER_TRIES = 30
 """Thompson draws a top-two challenger search makes before taking the best non-leader of the last."""
 
-Pick = Literal["challenger", "leader", "top-two", "thompson"]
-"""How the free seats are filled: the challenger then Thompson draws (`challenger`); the leader and
-the challenger (`leader`); top-two Thompson, a drawn leader and its challenger (`top-two`); or one
-plain Thompson draw (`thompson`)."""
+Pick = Literal["learn-and-lead", "challenger", "leader", "top-two", "thompson"]
+"""How the free seats are filled: a seat to learn and one mostly for the leader (`learn-and-lead`, the
+module's docstring); the challenger then Thompson draws (`challenger`); the leader and the challenger
+(`leader`); top-two Thompson, a drawn leader and its challenger (`top-two`); or one plain Thompson draw
+(`thompson`)."""
 
 Challenge = Literal["optimism", "thompson"]
 """How the challenger is found: the highest posterior mean plus `width` standard deviations
@@ -53,12 +58,14 @@ Challenge = Literal["optimism", "thompson"]
 class ExplorerTuning:
     """The knobs of the evidence rule; the defaults are what the simulation chose."""
 
-    pick: Pick = "challenger"
+    pick: Pick = "learn-and-lead"
     challenge: Challenge = "optimism"
     width: float = 1.0
     """Standard deviations of optimism in the challenger's estimate."""
-    leader_share: float = 0.0
-    """With `leader` or `top-two` and one free seat: the chance it goes to the leader, not the challenger."""
+    leader_share: float = 0.6
+    """With `learn-and-lead`: the chance that the seat after the one to learn (or a lone free seat) goes
+    to the leader. With `leader` or `top-two` and one free seat: the chance it goes to the leader, not
+    the challenger."""
     lone_seat_draw_share: float = 0.5
     """With `challenger` and one free seat: the chance it goes to the Thompson draw (mostly the leader)
     rather than the challenger, so a panel with one explorer seat still seats the record's best."""
@@ -90,16 +97,23 @@ def _thompson(pool: Sequence[str], shape: str, book: EvidenceBook, rng: random.R
     return sorted(pool, key=lambda alias: -draws[alias])
 
 
+def optimistic_challenger(
+    pool: Sequence[str], leader: str, shape: str, book: EvidenceBook, width: float
+) -> str:
+    """The candidate other than the leader with the highest posterior mean plus `width` deviations."""
+
+    def optimistic(alias: str) -> float:
+        posterior = book.posterior(alias, shape)
+        return posterior.mean + width * posterior.spread
+
+    return max((alias for alias in pool if alias != leader), key=lambda alias: (optimistic(alias), alias))
+
+
 def _challenger(pool: Sequence[str], leader: str, shape: str, evidence: ExplorerEvidence) -> str:
     """The candidate most able to overturn the leader's claim to the best."""
     book, tuning = evidence.book, evidence.tuning
     if tuning.challenge == "optimism":
-
-        def optimistic(alias: str) -> float:
-            posterior = book.posterior(alias, shape)
-            return posterior.mean + tuning.width * posterior.spread
-
-        return max((alias for alias in pool if alias != leader), key=lambda alias: (optimistic(alias), alias))
+        return optimistic_challenger(pool, leader, shape, book, tuning.width)
     draw: list[str] = []
     for _ in range(CHALLENGER_TRIES):
         draw = _thompson(pool, shape, book, evidence.rng)
@@ -108,16 +122,43 @@ def _challenger(pool: Sequence[str], leader: str, shape: str, evidence: Explorer
     return next(alias for alias in draw if alias != leader)
 
 
-def _may_overturn(challenger: str, leader: str, shape: str, evidence: ExplorerEvidence) -> bool:
+def leader_of(pool: Sequence[str], shape: str, book: EvidenceBook) -> str:
+    """The record's current claim to the best on `shape`: the highest posterior mean."""
+    return max(pool, key=lambda alias: (book.posterior(alias, shape).mean, alias))
+
+
+def may_overturn(challenger: str, leader: str, shape: str, book: EvidenceBook, width: float) -> bool:
     """The challenger's optimistic estimate still reaches the leader's pessimistic one.
 
     Once they part, the record has settled which of the two is better (LUCB's
     stopping rule), and a seat given to the challenger would only be a worse
-    answer: the free seats go by Thompson draws instead.
+    answer: the seat goes to learning about someone else.
     """
-    width = evidence.tuning.width
-    hopeful, doubted = evidence.book.posterior(challenger, shape), evidence.book.posterior(leader, shape)
+    hopeful, doubted = book.posterior(challenger, shape), book.posterior(leader, shape)
     return hopeful.mean + width * hopeful.spread >= doubted.mean - width * doubted.spread
+
+
+def least_known(pool: Sequence[str], shape: str, book: EvidenceBook) -> str:
+    """The candidate with the fewest verdicts on `shape` (among those, the most promising)."""
+    return min(
+        pool, key=lambda alias: (book.counts(alias, shape).judged, -book.posterior(alias, shape).mean, alias)
+    )
+
+
+def _learn_and_lead(
+    pool: Sequence[str], leader: str, shape: str, seats: int, evidence: ExplorerEvidence
+) -> list[str]:
+    """The seat to learn (the challenger, else the least known), then the leader or the least known again."""
+    book, tuning = evidence.book, evidence.tuning
+    others = [alias for alias in pool if alias != leader]
+    challenger = _challenger(pool, leader, shape, evidence)
+    contested = may_overturn(challenger, leader, shape, book, tuning.width)
+    learn = challenger if contested else least_known(others, shape, book)
+    leads = evidence.rng.random() < tuning.leader_share
+    if seats == 1:  # one seat: the leader, or its challenger while its lead is contested
+        return [leader if leads or not contested else challenger]
+    rest = [alias for alias in others if alias != learn]
+    return [learn, leader if leads or not rest else least_known(rest, shape, book)]
 
 
 def _free_seats(pool: Sequence[str], shape: str, seats: int, evidence: ExplorerEvidence) -> list[str]:
@@ -126,15 +167,15 @@ def _free_seats(pool: Sequence[str], shape: str, seats: int, evidence: ExplorerE
     drawn = _thompson(pool, shape, book, rng)
     if tuning.pick == "thompson" or len(pool) < 2:
         return drawn
-    if tuning.pick == "top-two":
-        leader = drawn[0]
-    else:
-        leader = max(pool, key=lambda alias: (book.posterior(alias, shape).mean, alias))
+    leader = drawn[0] if tuning.pick == "top-two" else leader_of(pool, shape, book)
+    if tuning.pick == "learn-and-lead":
+        chosen = _learn_and_lead(pool, leader, shape, seats, evidence)
+        return [*chosen, *(alias for alias in drawn if alias not in chosen)]
     if tuning.pick == "challenger" and seats == 1 and rng.random() < tuning.lone_seat_draw_share:
         return drawn
     challenger = _challenger(pool, leader, shape, evidence)
     if tuning.pick == "challenger":
-        if not _may_overturn(challenger, leader, shape, evidence):
+        if not may_overturn(challenger, leader, shape, book, tuning.width):
             return drawn
         return [challenger, *(alias for alias in drawn if alias != challenger)]
     pair = [leader, challenger]

@@ -10,21 +10,24 @@ would seat them on the next panel, each with the reason it stands there:
 - **challenger**: the candidate most able to overturn the leader, while its
   optimistic estimate (mean plus `ExplorerTuning.width` standard deviations,
   one by default) still reaches the leader's pessimistic one (mean minus as
-  many), as the rule's default pick (`challenger`) seats it;
+  many): it takes the seat to learn;
+- **least known**: once the leader's lead is settled, the seat to learn goes
+  to the model with the fewest verdicts on the shape; the next least known
+  sits when the leader's coin (`ExplorerTuning.leader_share`) says no;
 - **leader**: the best posterior mean among the rest;
-- **few verdicts**: an interval so wide that a Thompson draw seats it now and then;
-- **behind**: settled below the leader; a draw seldom seats it.
+- **few verdicts** / **behind**: the rest, by mean; they sit when the floor
+  makes them due or they become the least known.
 
-The rule's last step is random (one Thompson draw per candidate). A preview
-that drew would reorder itself on every read, so it shows the order the
-draws favour: the highest posterior mean first. The coin a lone free seat
-tosses between the challenger and the draw is not shown either. Under the
-old rule (`stalest`) the order is simply the longest unseated first.
+The leader's seat is a coin toss, and the rule's tail (past the seats it
+fills) is a Thompson draw; the preview shows the order without the dice.
+Under the old rule (`stalest`) the order is simply the longest unseated
+first.
 
 Pure: the engine gathers the bench, the book and the seating clock
 (`engine/explorer_preview.py`). The rule's own checks are private to
-`core/explorer_policy.py` and `core/seating.py`; the few this preview needs
-are restated here, each saying which one it mirrors.
+`core/seating.py`; the few this preview needs are restated here, each saying
+which one it mirrors. The explorer rule's own steps (leader, challenger,
+least known) are the rule's public functions, so the two cannot drift.
 """
 
 from __future__ import annotations
@@ -35,7 +38,13 @@ from typing import Literal
 
 from panelgate.core.evidence import EvidenceBook
 from panelgate.core.explorer_floor import due_now, early_seats, overdue
-from panelgate.core.explorer_policy import ExplorerTuning
+from panelgate.core.explorer_policy import (
+    ExplorerTuning,
+    leader_of,
+    least_known,
+    may_overturn,
+    optimistic_challenger,
+)
 from panelgate.core.family import family
 from panelgate.core.shapes import ROLES_FOR_SHAPE
 from panelgate.core.types import ExplorerRule, ModelInfo
@@ -46,7 +55,7 @@ TUNING = ExplorerTuning()
 WIDE_INTERVAL = 0.4
 """A 90 % interval at least this wide (40 points: about a dozen verdicts or fewer) is "few verdicts"."""
 
-Reason = Literal["due", "early", "challenger", "leader", "few verdicts", "behind", "stalest"]
+Reason = Literal["due", "early", "challenger", "least known", "leader", "few verdicts", "behind", "stalest"]
 
 
 @dataclass(frozen=True)
@@ -123,44 +132,50 @@ def _unseated_words(alias: str, unseated_for: Mapping[str, int]) -> str:
     return f"unseated for {panels} panel{'' if panels == 1 else 's'}"
 
 
-def _may_overturn(challenger: str, leader: str, shape: str, book: EvidenceBook, width: float) -> bool:
-    """The challenger's optimistic estimate reaches the leader's pessimistic one; mirrors
-    `core/explorer_policy.py`'s `_may_overturn` (LUCB's stopping rule)."""
-    hopeful, doubted = book.posterior(challenger, shape), book.posterior(leader, shape)
-    return hopeful.mean + width * hopeful.spread >= doubted.mean - width * doubted.spread
-
-
-def _by_estimate(rest: Sequence[str], shape: str, book: EvidenceBook, width: float) -> list[NextExplorer]:
-    """The free seats' candidates: the challenger while it may overturn the leader, then by mean."""
+def _by_estimate(
+    rest: Sequence[str], shape: str, seats: int, book: EvidenceBook, tuning: ExplorerTuning
+) -> list[NextExplorer]:
+    """The free seats' candidates as `learn-and-lead` fills them: the seat to learn (the challenger
+    while it may overturn the leader, else the least known), the leader, the next least known (who
+    sits when the leader does not), then the rest by mean. With one free seat: the challenger and the
+    leader while the lead is contested, else the leader."""
     mean = {alias: book.posterior(alias, shape).mean for alias in rest}
-    ranked = sorted(rest, key=lambda alias: (-mean[alias], alias))
-    if not ranked:
+    if not rest:
         return []
-    leader = max(rest, key=lambda alias: (mean[alias], alias))  # as the rule breaks ties
-    challenger = None
-    if len(rest) > 1:
-
-        def optimistic(alias: str) -> float:
-            posterior = book.posterior(alias, shape)
-            return posterior.mean + width * posterior.spread
-
-        best = max((alias for alias in rest if alias != leader), key=lambda alias: (optimistic(alias), alias))
-        challenger = best if _may_overturn(best, leader, shape, book, width) else None
-    order = [leader, *(alias for alias in ranked if alias != leader)]
-    if challenger is not None:
-        order = [challenger, *(alias for alias in order if alias != challenger)]
+    leader = leader_of(rest, shape, book)
+    others = [alias for alias in rest if alias != leader]
+    challenger = optimistic_challenger(rest, leader, shape, book, tuning.width) if others else None
+    if challenger is not None and not may_overturn(challenger, leader, shape, book, tuning.width):
+        challenger = None
+    learn = challenger
+    if learn is None and others and seats > 1:
+        learn = least_known(others, shape, book)
+    after = [alias for alias in others if alias != learn]
+    second = least_known(after, shape, book) if after and seats > 1 else None
+    head = [alias for alias in (learn, leader, second) if alias is not None]
+    order = [*head, *sorted((a for a in rest if a not in head), key=lambda a: (-mean[a], a))]
+    share = f"{tuning.leader_share:.0%}"
     found: list[NextExplorer] = []
     for alias in order:
         low, high = book.posterior(alias, shape).interval()
+        judged = book.counts(alias, shape).judged
+        verdicts = f"{judged} verdict{'' if judged == 1 else 's'} on this shape"
         if alias == challenger:
             reason: Reason = "challenger"
             why = f"challenger: could still overturn the leader {leader}"
+        elif alias == learn:
+            reason, why = "least known", f"least known: {verdicts}, the leader's lead settled"
         elif alias == leader:
-            reason, why = "leader", f"leader: best posterior mean ({mean[alias]:.0%})"
+            reason, why = (
+                "leader",
+                f"leader: best posterior mean ({mean[alias]:.0%}), sits in {share} of panels",
+            )
+        elif alias == second:
+            reason, why = "least known", f"least known next: {verdicts}, sits when the leader does not"
         elif high - low >= WIDE_INTERVAL:
             reason, why = "few verdicts", f"few verdicts: wide interval ({low:.0%} to {high:.0%})"
         else:
-            reason, why = "behind", f"behind the leader at {mean[alias]:.0%}: seated when a draw favours it"
+            reason, why = "behind", f"behind the leader at {mean[alias]:.0%}: sits when due or least known"
         found.append(NextExplorer(alias, reason, why, mean[alias]))
     return found
 
@@ -195,7 +210,7 @@ def evidence_order(
 
     first = [*(floor_seat(alias, "due") for alias in due), *(floor_seat(alias, "early") for alias in early)]
     rest = [alias for alias in pool if alias not in due and alias not in early]
-    return [*first, *_by_estimate(rest, shape, book, tuning.width)]
+    return [*first, *_by_estimate(rest, shape, seats - len(first), book, tuning)]
 
 
 def stalest_order(

@@ -2,11 +2,12 @@
 
 What `GET /bench/record` adds to the verdict tallies, and what `panelgate
 record` prints. A model's standing on a shape is its Beta posterior
-(`core/evidence.py`): the mean, the 90 % credible interval, and the
-verdicts behind it; beside it, when any "better than" verdict was given on
-that shape, its Bradley–Terry strength (`core/bradley_terry.py`: log-strength,
-0 = an average model, with its 90 % interval and its chance to beat an
-average model).
+(`core/evidence.py`): the mean, the 90 % credible interval, the verdicts
+behind it and the review-suite results (bench-wide, half a verdict each);
+beside it, when any "better than" verdict was given on that shape, its
+Bradley–Terry strength (`core/bradley_terry.py`: log-strength, 0 = an
+average model, with its 90 % interval and its chance to beat an average
+model).
 
 A record narrowed to one collection keeps the whole bench's prior. The
 prior's hyperparameters (the bench's mean, how far families, models and
@@ -75,6 +76,7 @@ def rank_shape(book: EvidenceBook, shape: str, aliases: set[str], pairs: Pairs) 
     ):
         posterior = book.posterior(alias, shape)
         low, high = posterior.interval()
+        cell = book.counts(alias, shape)
         rows.append(
             {
                 "alias": alias,
@@ -82,6 +84,7 @@ def rank_shape(book: EvidenceBook, shape: str, aliases: set[str], pairs: Pairs) 
                 "low": round(low, _DIGITS),
                 "high": round(high, _DIGITS),
                 "judged": posterior.judged,
+                "suite": cell.suite_right + cell.suite_wrong,
                 "strength": _strength(fit, alias),
             }
         )
@@ -95,8 +98,8 @@ def rank(
     families: Mapping[str, str],
     shape: str | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
-    """Per shape with evidence (only `shape` when given): every model with verdicts or pairwise
-    verdicts on it, ranked (`rank_shape`)."""
+    """Per shape with evidence (only `shape` when given): every model with verdicts, suite results or
+    pairwise verdicts on it, ranked (`rank_shape`)."""
     book = _book(counts, bench_counts, families)
     seen: dict[str, set[str]] = {}
     for alias, on in counts:

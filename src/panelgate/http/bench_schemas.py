@@ -76,6 +76,13 @@ class Standing(BaseModel):
     low: float = Field(ge=0, le=1, description="the 90 % credible interval's lower end (5th percentile)")
     high: float = Field(ge=0, le=1, description="the 90 % credible interval's upper end (95th percentile)")
     judged: int = Field(ge=0, description="the verdicts on this model and shape (the prior's not counted)")
+    suite: int = Field(
+        ge=0,
+        description=(
+            "the review-suite results on this model and shape (its newest answer to each task, half a "
+            "verdict each; bench-wide, so 0 when a collection is named)"
+        ),
+    )
     strength: Strength | None = Field(
         description="its pairwise strength; null when no pairwise verdict on this shape names it"
     )
@@ -91,9 +98,9 @@ class Record(BaseModel):
     shapes: dict[str, list[Standing]] = Field(
         default_factory=dict,
         description=(
-            "per shape with evidence (only `shape` when asked), each model with verdicts on it, best "
-            "posterior mean first; over the collection's verdicts when one is named, with the prior fitted "
-            "from the whole bench's; `task` does not narrow these"
+            "per shape with evidence (only `shape` when asked), each model with verdicts or suite results "
+            "on it, best posterior mean first; over the collection's verdicts alone when one is named, with "
+            "the prior fitted from the whole bench's; `task` does not narrow these"
         ),
     )
 

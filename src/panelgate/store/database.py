@@ -71,8 +71,8 @@ class Database:
         self.facts = FactBook(connections)
         """Each model's listing and learned facts, the person's overrides, and paid holds."""
         self.onboarding = OnboardingBook(connections)
-        self.suite = SuiteBook(connections)
-        """The review suite's answers and their scores."""
+        self.suite = SuiteBook(connections, on_added=self.verdicts.forget_evidence_counts)
+        """The review suite's answers and their scores (each one evidence on the record, as verdicts are)."""
         self.bench = BenchView(
             connections,
             endpoints=self.endpoints,

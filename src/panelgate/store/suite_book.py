@@ -3,12 +3,14 @@
 A model is keyed by its id, which a rename keeps, so a renamed model keeps
 its record; the alias, endpoint and served id at the time are kept beside
 it for people. Scores are stored as the suite's JSON form: this room stores
-them and never reads inside them (the rules live in `suite.scoring`).
+them and never reads inside them (the rules live in `suite.scoring`); whether
+an answer passed is the suite's to say and is kept beside it, for the record
+(`evidence_counts`) to count.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -37,6 +39,8 @@ class SuiteAnswer:
     """ok, empty, error, or refused (not sent: a rate limit would have refused it)."""
     counted: bool
     """Whether it is an answer at all (a failure, refusal or too-short reply is not)."""
+    passed: bool = False
+    """Counted, found everything and invented nothing (`Score.right`): a suite result right on the record."""
     score: dict[str, Any] = field(default_factory=dict)
     error_kind: str | None = None
     error: str = ""
@@ -48,8 +52,11 @@ class SuiteAnswer:
 
 
 class SuiteBook:
-    def __init__(self, connections: Connections) -> None:
+    def __init__(self, connections: Connections, *, on_added: Callable[[], None]) -> None:
+        """`on_added` is told after each answer is kept: the record's evidence counts it, so a copy of
+        them kept for seating must be dropped."""
         self._connections = connections
+        self._on_added = on_added
 
     async def add(self, answer: SuiteAnswer) -> SuiteAnswer:
         kept = replace(answer, answer=answer.answer[:MAX_ANSWER_CHARS])
@@ -58,7 +65,9 @@ class SuiteBook:
             inserted = await connection.execute(
                 insert(suite_answers).values(**values).returning(suite_answers.c.id)
             )
-            return replace(kept, id=inserted.scalar_one())
+            kept = replace(kept, id=inserted.scalar_one())
+        self._on_added()
+        return kept
 
     async def newest(self, *, model_ids: Collection[int] | None = None) -> list[SuiteAnswer]:
         """The newest answer of each model to each task (only these models' when given)."""

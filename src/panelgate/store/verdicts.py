@@ -248,12 +248,14 @@ class Verdicts:
         return counts
 
     async def evidence_counts(self) -> dict[tuple[str, str], Counts]:
-        """Current verdicts per (alias, shape), as the explorer rule reads them on every panel.
+        """Current verdicts and suite results per (alias, shape), as the explorer rule reads them on
+        every panel.
 
         Kept like `judged_counts`: a copy for a few seconds (another process's
-        verdicts show within that), dropped at once when this process records
-        a verdict. The same object is returned while it is kept, so a reader
-        can tell when the counts changed.
+        verdicts and suite answers show within that), dropped at once when
+        this process records a verdict or keeps a suite answer. The same
+        object is returned while it is kept, so a reader can tell when the
+        counts changed.
         """
         kept = self._evidence
         if kept is not None and time.monotonic() - kept[0] <= self._useful_max_age_s:
@@ -263,9 +265,14 @@ class Verdicts:
         self._evidence = (time.monotonic(), counts)
         return counts
 
+    def forget_evidence_counts(self) -> None:
+        """Drop the kept copy of `evidence_counts`: a suite answer was just kept (the store tells)."""
+        self._evidence = None
+
     async def evidence_counts_in(self, collection: str) -> dict[tuple[str, str], Counts]:
         """Current verdicts per (alias, shape) on one collection's evidence, as the record shows them
-        (read fresh each time: the record is asked for rarely, seating never asks for this)."""
+        (read fresh each time: the record is asked for rarely, seating never asks for this). Suite
+        results are bench-wide and not counted here."""
         if not storable(collection):
             return {}
         async with self._connections.read() as connection:

@@ -174,6 +174,7 @@ class SuiteDesk:
                 caller=caller,
                 status=reply.status,
                 counted=found.counted,
+                passed=found.right,
                 score=found.to_json(),
                 error_kind=reply.error_kind,
                 error=reply.error,

@@ -72,9 +72,11 @@ class EstimateBar:
 def estimate_bar(row: dict[str, Any]) -> EstimateBar:
     """The picture of one standing (`engine/standings.py`'s row)."""
     low, high = share_x(row["low"]), share_x(row["high"])
+    suite = row["suite"]
     words = (
         f"{row['alias']}: {percent(row['mean'])} useful, 90% interval {percent(row['low'])} to "
         f"{percent(row['high'])}, {row['judged']} verdict{'' if row['judged'] == 1 else 's'}"
+        + (f", {suite} suite result{'' if suite == 1 else 's'}" if suite else "")
     )
     return EstimateBar(share_x(row["mean"]), low, _tenth(high - low), words)
 

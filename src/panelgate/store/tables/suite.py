@@ -1,8 +1,8 @@
-"""The review suite (migration 0013): every answer a model gave a task, with its score."""
+"""The review suite (migrations 0013, 0016): every answer a model gave a task, with its score."""
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, Table, Text
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, Table, Text, text
 
 from panelgate.store.tables.columns import UtcDateTime, json_column, metadata
 
@@ -27,6 +27,7 @@ suite_answers = Table(
     Column("tokens_in", Integer, nullable=True),
     Column("tokens_out", Integer, nullable=True),
     Column("counted", Boolean, nullable=False),
+    Column("passed", Boolean, nullable=False, server_default=text("false")),
     Column("score", json_column(), nullable=False),
 )
 """Every answer a model gave a review-suite task, with its score; the newest per model and task is its

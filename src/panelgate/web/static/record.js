@@ -115,7 +115,8 @@
     const { width, height } = ESTIMATE;
     const bar = picture("svg", { class: "estimate", viewBox: `0 0 ${width} ${height}`, width, height, role: "img" });
     const words = `${row.alias}: ${percent(row.mean)} useful, 90% interval ${percent(row.low)} to `
-      + `${percent(row.high)}, ${plural(row.judged, "verdict")}`;
+      + `${percent(row.high)}, ${plural(row.judged, "verdict")}`
+      + (row.suite ? `, ${plural(row.suite, "suite result")}` : "");
     bar.append(picture("title", {}, words), picture("line", { class: "track", x1: shareX(0), y1: 9, x2: shareX(1), y2: 9 }));
     for (const n of [1, 2, 3]) bar.append(picture("line", { class: "grid", x1: shareX(n / 4), y1: 3, x2: shareX(n / 4), y2: 15 }));
     const low = shareX(row.low);
