@@ -2,13 +2,17 @@
 
     .venv/bin/python benchmarks/seating_sim.py                  # 100 seeds × 600 panels (about 2 minutes)
     .venv/bin/python benchmarks/seating_sim.py --seeds 10 --panels 300
+    .venv/bin/python benchmarks/seating_sim.py --siblings same    # siblings share their family's usefulness
 
 The world, drawn afresh for each seed: 30 models in families of 1–3 (siblings
 share a served id's last segment, so `core/family.py` groups them); 5 shapes
 (general, design, prose, review, code); the hidden usefulness of each model
 on each shape drawn from Beta(2, 3), except 3 "strong" models at about 0.8 on
 2 random shapes each; a collection of 2 members from families holding no
-strong model, with 2 explorer seats. Each panel has a uniformly random shape;
+strong model, with 2 explorer seats. Siblings' usefulness is drawn apart, as
+issue 18 specifies; `--siblings same` gives each sibling its family's instead
+(give or take `HOST_SPREAD`), as a family is defined: the same weights served
+elsewhere. Each panel has a uniformly random shape;
 `panelgate.core.seating.seat_panel` seats it (members, explorers, every fit
 rule), each seat's answer is judged with probability 0.6 and useful with its
 hidden probability, and the verdicts land before the next panel. Every policy
@@ -39,6 +43,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Literal
 
 from panelgate.core.evidence import Counts, EvidenceBook, fit_evidence
 from panelgate.core.explorer_policy import ExplorerEvidence, ExplorerTuning
@@ -55,6 +60,9 @@ NEAR = 0.05
 MIN_VERDICTS = 5
 CHECKPOINTS = (150, 300, 600)
 START = datetime(2026, 1, 1)
+HOST_SPREAD = 0.03
+"""With `--siblings same`: how far a sibling's usefulness strays from its family's (a standard deviation)."""
+Siblings = Literal["independent", "same"]
 
 
 @dataclass(frozen=True)
@@ -74,12 +82,15 @@ POLICIES: tuple[Policy, ...] = (
         tuning=ExplorerTuning(pick="top-two", challenge="thompson", early=3),
     ),
     Policy("leader + top-two challenger", tuning=ExplorerTuning(pick="leader", challenge="thompson")),
-    Policy("leader + optimistic challenger", tuning=ExplorerTuning(pick="leader")),
+    Policy("leader + optimistic challenger", tuning=ExplorerTuning(pick="leader", width=1.0)),
     Policy(
         "Thompson, early floor seats by fewest verdicts",
         tuning=ExplorerTuning(pick="thompson", early=8, early_by="spread"),
     ),
-    Policy("challenger + Thompson (the previous default)", tuning=ExplorerTuning(pick="challenger")),
+    Policy(
+        "challenger + Thompson (the previous default)", tuning=ExplorerTuning(pick="challenger", width=1.0)
+    ),
+    Policy("learn and lead, one standard deviation", tuning=ExplorerTuning(width=1.0)),
     Policy("**learn and lead (the default)**"),
 )
 
@@ -96,7 +107,7 @@ class World:
     useful: list[dict[str, float]]
 
 
-def make_world(seed: int, panels: int) -> World:
+def make_world(seed: int, panels: int, siblings: Siblings = "independent") -> World:
     rng = random.Random(seed)
     sizes: list[int] = []
     while sum(sizes) < MODELS:
@@ -113,6 +124,8 @@ def make_world(seed: int, panels: int) -> World:
         for shape in rng.sample(SHAPES, STRONG_SHAPES):
             truth[(alias, shape)] = rng.uniform(0.77, 0.83)
     kin_of = {a: family(m.served_id) for a, m in roster.items()}
+    if siblings == "same":
+        _share_weights(truth, kin_of, strong, random.Random(seed * 31 + 7))
     strong_kin = {kin_of[a] for a in strong}
     plain = [a for a in aliases if kin_of[a] not in strong_kin]
     first = rng.choice(plain)
@@ -124,6 +137,23 @@ def make_world(seed: int, panels: int) -> World:
     judged = [{a: rng.random() for a in aliases} for _ in range(panels)]
     useful = [{a: rng.random() for a in aliases} for _ in range(panels)]
     return World(roster, truth, members, free, shapes, judged, useful)
+
+
+def _share_weights(
+    truth: dict[tuple[str, str], float], kin_of: dict[str, str], strong: list[str], rng: random.Random
+) -> None:
+    """Siblings serve the same weights: each takes its family's usefulness (a strong member's, when the
+    family has one) give or take `HOST_SPREAD` for the host (quantisation, serving settings)."""
+    head: dict[str, str] = {}
+    for alias in sorted(kin_of):
+        kin = kin_of[alias]
+        if kin not in head or (alias in strong and head[kin] not in strong):
+            head[kin] = alias
+    for alias, shape in sorted(truth):
+        source = head[kin_of[alias]]
+        if source != alias:
+            shared = truth[(source, shape)] + rng.gauss(0.0, HOST_SPREAD)
+            truth[(alias, shape)] = min(0.99, max(0.01, shared))
 
 
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
@@ -232,9 +262,9 @@ def run_policy(world: World, policy: Policy, seed: int) -> Outcome:
     return outcome
 
 
-def run_seed(job: tuple[int, int, tuple[Policy, ...]]) -> list[Outcome]:
-    seed, panels, policies = job
-    world = make_world(seed, panels)
+def run_seed(job: tuple[int, int, Siblings, tuple[Policy, ...]]) -> list[Outcome]:
+    seed, panels, siblings, policies = job
+    world = make_world(seed, panels, siblings)
     return [run_policy(world, policy, seed) for policy in policies]
 
 
@@ -263,15 +293,24 @@ def main() -> None:
     parser.add_argument("--panels", type=int, default=600, help="panels per world (default 600)")
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=min(2, multiprocessing.cpu_count()))
+    parser.add_argument(
+        "--siblings",
+        choices=("independent", "same"),
+        default="independent",
+        help="siblings' hidden usefulness: drawn apart (default, issue 18's world) or the family's, give or "
+        "take the host",
+    )
     parser.add_argument("--only", default="", help="run only the policies whose name contains this")
     args = parser.parse_args()
     policies = tuple(p for p in POLICIES if args.only.lower() in p.name.lower())
-    jobs = [(seed, args.panels, policies) for seed in range(args.first_seed, args.first_seed + args.seeds)]
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    jobs = [(seed, args.panels, args.siblings, policies) for seed in seeds]
     began = time.monotonic()
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(run_seed, jobs, chunksize=1)
     took = time.monotonic() - began
-    print(f"{args.seeds} seeds × {args.panels} panels, {len(policies)} policies, {took:.0f} s\n")
+    world = f"{args.seeds} seeds × {args.panels} panels, siblings {args.siblings}"
+    print(f"{world}, {len(policies)} policies, {took:.0f} s\n")
     print(report(policies, results, args.panels))
 
 

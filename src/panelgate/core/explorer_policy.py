@@ -12,7 +12,7 @@ fills the open seats of a panel in three steps:
 2. **A seat to learn**: the leader is the candidate with the highest posterior
    mean on the panel's shape, the record's current claim to the best; the
    challenger is the other candidate with the highest optimistic estimate
-   (posterior mean plus one standard deviation), the one most able to
+   (posterior mean plus two standard deviations), the one most able to
    overturn that claim (LUCB, Kalyanakrishnan et al. 2012). While the two
    estimates still overlap, the first free seat goes to the challenger; once
    the record has settled them, to the model the record knows least on this
@@ -60,8 +60,9 @@ class ExplorerTuning:
 
     pick: Pick = "learn-and-lead"
     challenge: Challenge = "optimism"
-    width: float = 1.0
-    """Standard deviations of optimism in the challenger's estimate."""
+    width: float = 2.0
+    """Standard deviations of optimism in the challenger's estimate (and of doubt in the leader's): two,
+    so a lead counts as settled once the two estimates' 95 % intervals part."""
     leader_share: float = 0.6
     """With `learn-and-lead`: the chance that the seat after the one to learn (or a lone free seat) goes
     to the leader. With `leader` or `top-two` and one free seat: the chance it goes to the leader, not

@@ -9,7 +9,7 @@ would seat them on the next panel, each with the reason it stands there:
   when the rule's tuning lets models sit early, `ExplorerTuning.early`);
 - **challenger**: the candidate most able to overturn the leader, while its
   optimistic estimate (mean plus `ExplorerTuning.width` standard deviations,
-  one by default) still reaches the leader's pessimistic one (mean minus as
+  two by default) still reaches the leader's pessimistic one (mean minus as
   many): it takes the seat to learn;
 - **least known**: once the leader's lead is settled, the seat to learn goes
   to the model with the fewest verdicts on the shape; the next least known
