@@ -57,6 +57,7 @@ def crashable_gateway(tmp_path: Path) -> Iterator[Gateway]:
 
 def arrange_bench(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
     """Endpoint `up` on the loopback upstream, models m1–m3, collection `core`, no explorers."""
+    upstream.serve("m1", "m2", "m3")
     gateway.add_endpoint("up", upstream.url)
     for alias in ("m1", "m2", "m3"):
         gateway.add_model(alias)

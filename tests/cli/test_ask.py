@@ -108,6 +108,7 @@ def test_ask_merged_streams_one_answer_and_lists_the_merger_seat(bench: Gateway,
 
 def test_ask_with_seats_the_nominated_model_as_an_explorer(bench: Gateway, upstream: FakeUpstream):
     bench.gateway_settings(max_calls=4, max_explorers=1)
+    upstream.serve("m4")
     bench.add_model("m4")
     run = panelgate("ask", "core", "hi", "--with", "m4", url=bench.url)
     assert run.returncode == 0, run.stderr

@@ -27,6 +27,7 @@ def test_collection_save_keeps_unspecified_fields(bench: Gateway, upstream: Fake
 def test_collection_save_add_and_remove_edit_the_members_and_keep_every_other_field(
     bench: Gateway, upstream: FakeUpstream
 ):
+    upstream.serve("m4")
     bench.add_model("m4")
     bench.api(
         "PATCH", "/api/collections/core", {"tags": ["daily"], "reply": "merged", "merger": "m3"}, expect=200

@@ -10,6 +10,7 @@ from tests.support.upstream import FakeUpstream
 
 
 def test_model_add_sends_the_given_facts_and_list_shows_them(bench: Gateway, upstream: FakeUpstream):
+    upstream.serve("org/big:free")
     run = panelgate(
         "model",
         "add",
@@ -68,3 +69,31 @@ def test_model_role_refuses_an_unknown_role_with_the_servers_reason(bench: Gatew
     run = panelgate("model", "role", "m1", "wizard", url=bench.url)
     assert run.returncode == 1 and "role" in run.stderr
     assert bench.api("GET", "/api/models/m1", expect=200)["model"]["role"] == "general"
+
+
+def test_model_add_refuses_an_id_the_endpoint_does_not_list_and_names_the_closest(
+    bench: Gateway, upstream: FakeUpstream
+):
+    upstream.serve("qwen3-coder")
+    run = panelgate("model", "add", "qwen3-codr", "--endpoint", "up", url=bench.url)
+    assert run.returncode == 1
+    assert "`up` does not serve `qwen3-codr`" in run.stderr and "did you mean `qwen3-coder`?" in run.stderr
+    assert "--unlisted" in run.stderr
+    bench.api("GET", "/api/models/qwen3-codr", expect=404)
+
+
+def test_model_add_unlisted_puts_an_id_the_listing_lacks_on_the_bench(bench: Gateway, upstream: FakeUpstream):
+    run = panelgate("model", "add", "nosuch", "--endpoint", "up", "--unlisted", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    assert bench.api("GET", "/api/models/nosuch", expect=200)["model"]["served_id"] == "nosuch"
+
+
+def test_model_add_refuses_while_the_listing_does_not_answer_unless_unlisted(
+    bench: Gateway, upstream: FakeUpstream
+):
+    upstream.require_key = "sk-only-this-one"  # the listing now answers 401
+    refused = panelgate("model", "add", "m4", "--endpoint", "up", url=bench.url)
+    assert refused.returncode == 1
+    assert "could not read the models `up` lists" in refused.stderr and "--unlisted" in refused.stderr
+    added = panelgate("model", "add", "m4", "--endpoint", "up", "--unlisted", url=bench.url)
+    assert added.returncode == 0, added.stderr

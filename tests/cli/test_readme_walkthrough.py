@@ -87,6 +87,7 @@ class Session:
 def session(gateway: Gateway, upstream: FakeUpstream, tmp_path: Path) -> Session:
     """Every command of the walkthrough, run in order; each must exit 0 and never show the key."""
     upstream.require_key = KEY
+    upstream.serve(*re.findall(r"model add (\S+)", " ".join(COMMANDS)))
     repo = repository_with_a_change(tmp_path / "repo")
     ran = Session()
     for command in COMMANDS:

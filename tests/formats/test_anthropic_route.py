@@ -185,7 +185,7 @@ def test_a_whole_tool_loop_becomes_one_openai_body():
         "tool_choice": "auto",
     }
     assert asked.stream and asked.has_tools
-    assert (asked.model, asked.collection, asked.suffix_reply) == ("bench/core:route", "core", "route")
+    assert (asked.model, asked.collection, asked.suffix_reply) == ("bench/core", "core", "route")
 
 
 def test_a_failed_tool_result_reaches_the_model_marked_and_its_images_follow_in_a_user_message():
@@ -337,7 +337,7 @@ def test_whole_reply_has_the_text_then_a_tool_use_block_per_call():
         "id": "msg_c1.1",
         "type": "message",
         "role": "assistant",
-        "model": "bench/core:route",
+        "model": "bench/core",
         "content": [
             {"type": "text", "text": "Let me check."},
             {"type": "tool_use", "id": "call_a", "name": "weather", "input": {"city": "Oslo"}},

@@ -45,7 +45,7 @@ def test_the_prompt_becomes_one_user_message_with_the_sampling_fields_as_sent():
         "seed": 3,
     }
     assert (asked.model, asked.collection, asked.suffix_reply, asked.stream) == (
-        "bench/core:route",
+        "bench/core",
         "core",
         "route",
         True,
@@ -122,7 +122,7 @@ def test_whole_reply_is_a_text_completion_with_the_members_usage_and_bench():
     assert (reply["id"], reply["object"], reply["model"]) == (
         "cmpl-r1.1",
         "text_completion",
-        "bench/core:route",
+        "bench/core",
     )
     assert reply["choices"] == [{"text": "x = 1", "index": 0, "logprobs": None, "finish_reason": "length"}]
     assert reply["usage"] == {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7}

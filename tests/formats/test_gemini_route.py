@@ -116,7 +116,7 @@ def test_a_whole_tool_loop_becomes_one_openai_body_with_numbered_and_matched_cal
         "stop": ["X"],
     }
     assert (asked.model, asked.collection, asked.suffix_reply, asked.stream) == (
-        "bench/core:route",
+        "bench/core",
         "core",
         "route",
         False,
@@ -351,7 +351,7 @@ def test_whole_reply_has_the_text_then_each_call_whole_with_member_usage():
                 "index": 0,
             }
         ],
-        "modelVersion": "bench/core:route",
+        "modelVersion": "bench/core",
         "responseId": "r1.1",
         "usageMetadata": {"promptTokenCount": 30, "candidatesTokenCount": 12, "totalTokenCount": 42},
     }

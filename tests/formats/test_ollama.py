@@ -137,8 +137,15 @@ def test_options_and_format_are_read_under_openai_names():
         "temperature": 0.2,
         "top_p": 0.9,
         "stop": ["\n"],
+        "seed": 1,
         "response_format": {"type": "json_object"},
     }
+
+
+def test_a_no_limit_num_predict_asks_a_panel_for_no_max_tokens():
+    for unlimited in (-1, -2):
+        asked = CHAT.decode(_chat(options={"num_predict": unlimited, "temperature": 0}), caller="local")
+        assert asked.options == {"temperature": 0}
 
 
 def test_tool_calls_get_numbered_ids_and_each_result_answers_the_oldest_open_call():

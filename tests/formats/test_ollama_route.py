@@ -113,7 +113,7 @@ def test_a_whole_tool_loop_becomes_one_openai_body_with_numbered_and_matched_cal
         },
     }
     assert (asked.model, asked.collection, asked.suffix_reply, asked.stream) == (
-        "bench/core:route:latest",
+        "bench/core",
         "core",
         "route",
         True,
@@ -264,7 +264,7 @@ ROME = {"function": {"name": "weather", "arguments": {"city": "Rome"}}}
 def test_whole_chat_reply_has_the_text_the_calls_as_objects_and_bench():
     reply = CHAT.render_route(_chat(), _turn(*TOOL_TURN))
     assert reply["message"] == {"role": "assistant", "content": "Checking both.", "tool_calls": [OSLO, ROME]}
-    assert (reply["model"], reply["done"], reply["done_reason"]) == ("bench/core:route", True, "stop")
+    assert (reply["model"], reply["done"], reply["done_reason"]) == ("bench/core", True, "stop")
     assert (reply["prompt_eval_count"], reply["eval_count"]) == (30, 12)
     assert reply["total_duration"] == 1_500_000_000 and reply["bench"] == BENCH
     parsed = ollama.ChatResponse.model_validate(reply)

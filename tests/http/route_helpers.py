@@ -39,6 +39,7 @@ def arrange_agents(gateway: Gateway, upstream: FakeUpstream, shadows: int = 0) -
 
     `shadows` is how many other members answer each turn again in the background (none unless asked).
     """
+    upstream.serve(*MEMBERS)
     gateway.add_endpoint("up", upstream.url)
     for alias in MEMBERS:
         gateway.add_model(alias, tools=True)

@@ -150,6 +150,19 @@ def test_a_text_plain_post_is_415_in_each_apis_shape(
     assert upstream.requests == []
 
 
+@pytest.mark.parametrize("path", ["/api/chat", "/api/generate"])
+@pytest.mark.parametrize("content_type", [None, HTML_FORM])
+def test_an_untyped_ollama_post_from_a_page_is_415_even_from_an_allowed_origin(
+    configured: Gateway, upstream: FakeUpstream, path: str, content_type: str | None
+):
+    """A page's form post needs no preflight, so only a program's (no `Origin`) may leave the type out."""
+    headers = {"Origin": APP} if content_type is None else {"Origin": APP, "Content-Type": content_type}
+    body = b'{"model": "bench/core", "prompt": "say hi", "messages": [], "stream": false}'
+    response = httpx.post(f"{configured.url}{path}", content=body, headers=headers, timeout=30)
+    assert response.status_code == 415 and "application/json" in response.json()["error"]
+    assert upstream.requests == []
+
+
 # ---- same origin -----------------------------------------------------------------------------
 
 

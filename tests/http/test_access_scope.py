@@ -194,6 +194,7 @@ def test_counting_tokens_on_an_unknown_collection_names_only_the_keys_collection
 
 
 def test_seating_an_ad_hoc_model_with_with_needs_a_key_made_to(keys: Keys, upstream: FakeUpstream):
+    upstream.serve("m4")
     keys.gateway.add_model("m4", ad_hoc=True)
     keys.gateway.gateway_settings(max_calls=4, max_explorers=1)
     plain, allowed = make_key(keys.gateway), make_key(keys.gateway, ad_hoc=True)

@@ -110,6 +110,7 @@ def test_model_rename_keeps_collections_and_history(bench: Gateway, upstream: Fa
     bench.api("PATCH", "/api/models/m1", {"alias": "first"}, expect=200)
     assert bench.api("GET", "/api/collections/core")["collection"]["members"] == ["first", "m2", "m3"]
     assert bench.api("GET", "/api/models/m1")["model"]["alias"] == "first"
+    upstream.serve("other")
     bench.api("POST", "/api/models", {"alias": "m1", "served_id": "other", "endpoint": "up"}, expect=409)
 
 

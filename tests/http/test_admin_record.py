@@ -90,6 +90,7 @@ def test_the_next_explorers_put_a_never_seated_model_first_then_challenger_and_l
         seats = panel(bench)
         judge(bench, seats["m1"], True)
         judge(bench, seats["m2"], False)
+    upstream.serve("newcomer")
     bench.add_model("newcomer")
     general = record(bench)["explorers"]["general"]
     assert (general["seats"], general["floor"], general["rule"]) == (1, 10, "evidence")
@@ -102,6 +103,7 @@ def test_the_next_explorers_put_a_never_seated_model_first_then_challenger_and_l
 def test_a_collections_members_hold_no_explorer_seat_of_its_own_panels(
     bench: Gateway, upstream: FakeUpstream
 ):
+    upstream.serve("outsider")
     bench.add_model("outsider")
     judge(bench, panel(bench)["m1"], True)
     core = record(bench, "?collection=core")["explorers"]["general"]

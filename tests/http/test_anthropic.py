@@ -95,6 +95,7 @@ def test_stream_sends_pings_while_seats_think(bench: Gateway, upstream: FakeUpst
 
 
 def test_merged_suffix_answers_with_the_mergers_text(bench: Gateway, upstream: FakeUpstream):
+    upstream.serve("merger-model")
     bench.add_model("mg", "merger-model")
     bench.api("PATCH", "/api/collections/core", {"merger": "mg"}, expect=200)
     message = _client(bench).messages.create(model="bench/core:merged", max_tokens=64, messages=HI)

@@ -30,6 +30,7 @@ def catalogs() -> Iterator[CatalogServer]:
 def groq(gateway: Gateway, upstream: FakeUpstream, catalogs: CatalogServer) -> Gateway:
     """Endpoint `groq` serving `llama` (priced by the catalog) and `m1` (no catalog knows it)."""
     gateway.add_endpoint("groq", upstream.url)
+    upstream.serve(LLAMA, "m1")
     gateway.add_model("llama", LLAMA, endpoint="groq")
     gateway.add_model("m1", endpoint="groq")
     gateway.gateway_settings(max_calls=3, max_explorers=0)

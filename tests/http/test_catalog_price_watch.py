@@ -33,6 +33,7 @@ def catalogs() -> Iterator[CatalogServer]:
 def pair(gateway: Gateway, upstream: FakeUpstream, catalogs: CatalogServer) -> Gateway:
     """Endpoint `openrouter` serving `freebie` (free on OpenRouter's list) and `m2`, in collection `pair`."""
     gateway.add_endpoint("openrouter", upstream.url)
+    upstream.serve(FREE, "m2")
     gateway.add_model("freebie", FREE, endpoint="openrouter")
     gateway.add_model("m2", endpoint="openrouter")
     gateway.gateway_settings(max_calls=3, max_explorers=0)

@@ -30,6 +30,7 @@ def catalogs() -> Iterator[CatalogServer]:
 @pytest.fixture
 def groq(gateway: Gateway, upstream: FakeUpstream, catalogs: CatalogServer) -> Gateway:
     gateway.add_endpoint("groq", upstream.url)
+    upstream.serve("llama-3.3-70b-versatile")
     gateway.add_model("llama", "llama-3.3-70b-versatile", endpoint="groq")
     point_catalogs_at(gateway, catalogs)
     return gateway

@@ -147,6 +147,7 @@ def test_a_native_anthropic_member_gets_the_system_entry_as_a_reminder_in_its_us
     gateway: Gateway, anthropic: FakeAnthropic
 ):
     gateway.add_endpoint("claude", anthropic.url, api="anthropic")
+    anthropic.serve("claude-x")
     gateway.add_model("c1", served_id="claude-x", endpoint="claude", tools=True)
     gateway.save_collection("agents", ["c1"], reply="route")
     reply = post(gateway, claude_code_body("bench/agents", "s-1"))

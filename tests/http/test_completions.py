@@ -80,6 +80,7 @@ def test_stream_sends_keep_alives_while_seats_think(bench: Gateway, upstream: Fa
 def test_merged_suffix_answers_with_the_mergers_text(
     bench: Gateway, upstream: FakeUpstream, client: openai.OpenAI
 ):
+    upstream.serve("merger-model")
     bench.add_model("mg", "merger-model")
     bench.api("PATCH", "/api/collections/core", {"merger": "mg"}, expect=200)
     completion = client.completions.create(model="bench/core:merged", prompt="say hi")

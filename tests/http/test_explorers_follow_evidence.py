@@ -31,6 +31,7 @@ def seeded(tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
     gateway = Gateway(tmp_path / "home", env={"PANELGATE_SEATING_SEED": "7"}).start()
     try:
         gateway.add_endpoint("up", upstream.url)
+        upstream.serve("org/member-1", *CANDIDATES.values())
         gateway.add_model("m1", "org/member-1")
         for alias, served in CANDIDATES.items():
             gateway.add_model(alias, served)
@@ -57,10 +58,11 @@ def test_a_model_judged_useful_sits_more_often_than_one_judged_useless(seeded: G
     assert later["poor"] >= 24 // 6 - 1, f"the floor still seats the useless model: {later}"
 
 
-def test_the_floor_seats_a_never_judged_newcomer_within_k_panels(seeded: Gateway):
+def test_the_floor_seats_a_never_judged_newcomer_within_k_panels(seeded: Gateway, upstream: FakeUpstream):
     for _ in range(12):
         alias, call = explorer_of(seeded)
         seeded.api("POST", "/bench/verdict", {"call": call, "useful": alias == "good"})
+    upstream.serve("org/delta-4")
     seeded.add_model("newcomer", "org/delta-4")
     seated = [explorer_of(seeded)[0] for _ in range(6)]
     assert "newcomer" in seated, seated

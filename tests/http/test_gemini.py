@@ -137,6 +137,7 @@ def test_stream_without_sse_is_one_growing_json_array(bench: Gateway, upstream: 
 def test_merged_suffix_answers_with_the_mergers_text_and_names_the_merger(
     bench: Gateway, upstream: FakeUpstream, client: genai.Client
 ):
+    upstream.serve("merger-model")
     bench.add_model("mg", "merger-model")
     bench.api("PATCH", "/api/collections/core", {"merger": "mg"}, expect=200)
     reply = client.models.generate_content(model="bench/core:merged", contents="say hi")

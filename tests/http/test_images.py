@@ -61,6 +61,7 @@ def test_vision_specialist_member_sits_out_text_requests(bench: Gateway, upstrea
 
 def test_explorers_for_an_image_request_can_all_see(gateway: Gateway, upstream: FakeUpstream):
     gateway.add_endpoint("up", upstream.url)
+    upstream.serve("org/eye", "org/blind", "other/seer")
     gateway.add_model("eye", "org/eye", vision=True)
     gateway.add_model("blind", "org/blind")
     gateway.add_model("seer", "other/seer", vision=True)

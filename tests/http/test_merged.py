@@ -11,6 +11,7 @@ from tests.support.upstream import FakeUpstream
 
 @pytest.fixture
 def merging(bench: Gateway, upstream: FakeUpstream) -> Gateway:
+    upstream.serve("merger-model", "tiny-model", "broken-model")
     bench.add_model("mg", "merger-model")
     bench.add_model("tiny", "tiny-model", context_window=50)
     bench.add_model("broken", "broken-model")

@@ -14,6 +14,7 @@ HI = [{"role": "user", "content": "say hi"}]
 
 @pytest.fixture
 def merging(bench: Gateway, upstream: FakeUpstream) -> Gateway:
+    upstream.serve("merger-model")
     bench.add_model("mg", "merger-model")
     bench.api("PATCH", "/api/collections/core", {"merger": "mg"}, expect=200)
     upstream.behave("merger-model", answer="the merged answer")

@@ -72,6 +72,7 @@ def test_a_whole_session_leaves_no_secret_in_logs_rows_or_pages(served: Gateway,
     served.api(
         "POST", "/api/endpoints", {"name": "up", "base_url": upstream.url, "key": PROVIDER_KEY}, expect=201
     )
+    upstream.serve("m1", "m2")
     for alias in ("m1", "m2"):
         served.add_model(alias, vision=True)
     served.gateway_settings(max_calls=2, max_explorers=0)
@@ -133,7 +134,8 @@ def test_a_whole_session_leaves_no_secret_in_logs_rows_or_pages(served: Gateway,
 
 
 def _pages(gateway: Gateway) -> dict[str, str]:
-    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    # as a browser asks: `/models` without HTML in `Accept` is OpenAI's model list (a gateway route)
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}", "Accept": "text/html,application/json"}
     pages = {}
     for path in ADMIN_PAGES:
         response = httpx.get(f"{gateway.url}{path}", headers=headers, timeout=30)

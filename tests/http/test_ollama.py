@@ -120,6 +120,7 @@ def test_latest_tag_is_stripped_and_the_model_echoed_as_sent(
 def test_merged_suffix_answers_with_the_mergers_reply(
     bench: Gateway, upstream: FakeUpstream, client: ollama.Client
 ):
+    upstream.serve("merger-model")
     bench.add_model("mg", "merger-model")
     bench.api("PATCH", "/api/collections/core", {"merger": "mg"}, expect=200)
     reply = client.chat(model="bench/core:merged", messages=HI, stream=False)
@@ -243,6 +244,21 @@ def test_a_json_body_sent_without_a_json_type_is_read_as_ollama_does(
     assert [s["alias"] for s in reply.json()["bench"]["seats"]] == ["m1", "m2", "m3"]
     shown = httpx.post(f"{bench.url}/api/show", content=b'{"model": "bench/core"}', headers=headers)
     assert shown.status_code == 200 and shown.json()["capabilities"] == ["completion"]
+
+
+@pytest.mark.parametrize("content_type", [None, "application/x-www-form-urlencoded"])
+def test_a_curl_generate_without_a_json_type_gets_a_panel(
+    bench: Gateway, upstream: FakeUpstream, content_type: str | None
+):
+    """`curl http://.../api/generate -d '{...}'`, as Ollama's README has it."""
+    headers = {"User-Agent": "curl/8.5.0", "Accept": "*/*"}
+    if content_type is not None:
+        headers["Content-Type"] = content_type
+    body = orjson.dumps({"model": "bench/core", "prompt": "say hi", "stream": False})
+    reply = httpx.post(f"{bench.url}/api/generate", content=body, headers=headers, timeout=30)
+    assert reply.status_code == 200, reply.text
+    assert "answer from m3" in reply.json()["response"]
+    assert [s["alias"] for s in reply.json()["bench"]["seats"]] == ["m1", "m2", "m3"]
 
 
 def test_a_body_without_a_json_type_that_is_not_json_is_415(bench: Gateway, upstream: FakeUpstream):

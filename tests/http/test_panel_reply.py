@@ -92,6 +92,7 @@ def test_stream_sends_keep_alives_while_seats_think(bench: Gateway, upstream: Fa
 
 
 def test_models_listing_shows_each_collection_in_three_modes(bench: Gateway, upstream: FakeUpstream):
+    upstream.serve("m4")
     bench.add_model("m4", context_window=8192, vision=True)
     bench.api("PATCH", "/api/models/m1", {"context_window": 32768, "vision": True}, expect=200)
     bench.save_collection("pair", ["m1", "m4"], reply="merged", tags=["quick"])

@@ -24,7 +24,8 @@ QUICK = "What is the capital of Peru?"
 
 
 @pytest.fixture
-def explorers(bench: Gateway) -> Gateway:
+def explorers(bench: Gateway, upstream: FakeUpstream) -> Gateway:
+    upstream.serve("coder", "scribe", "dm")
     bench.add_model("coder", role="code")
     bench.add_model("scribe")
     bench.add_model("dm", ad_hoc=True)
@@ -120,6 +121,7 @@ def test_the_rules_decide_when_the_decision_model_answers_more_than_a_shape_word
 def test_the_decision_model_is_not_asked_when_no_explorer_seat_is_chosen_by_shape(
     bench: Gateway, upstream: FakeUpstream
 ):
+    upstream.serve("dm")
     bench.add_model("dm", ad_hoc=True)
     bench.gateway_settings(decision_model="dm")  # the bench fixture allows no explorers
     reply = panel(bench, CODE_REVIEW)

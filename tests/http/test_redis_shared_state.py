@@ -39,6 +39,7 @@ def on_own_redis(tmp_path: Path, own_redis: RedisServer, upstream: FakeUpstream)
         rule = {"endpoint": "up", "served_id": "m1", "measure": "requests", "window": "minute", "most": 5}
         server.api("POST", "/api/limits", rule, expect=201)
         server.gateway_settings(max_calls=1, max_explorers=0)
+        upstream.serve("t1", "t2")
         for alias in ("t1", "t2"):
             server.add_model(alias, tools=True)
         server.save_collection("agents", ["t1", "t2"], reply="route")

@@ -126,6 +126,7 @@ def test_bad_with_is_400(bench: Gateway, upstream: FakeUpstream, nominees: objec
 
 
 def test_with_is_refused_when_the_collection_has_no_explorer_seats(bench: Gateway, upstream: FakeUpstream):
+    upstream.serve("m4")
     bench.add_model("m4")
     assert "explorer" in _error(ask(bench, hello(**{"with": ["m4"]})), 400)
 

@@ -142,6 +142,7 @@ def test_stream_sends_keep_alives_while_seats_think(bench: Gateway, upstream: Fa
 def test_merged_suffix_answers_with_the_mergers_text(
     bench: Gateway, upstream: FakeUpstream, client: openai.OpenAI
 ):
+    upstream.serve("merger-model")
     bench.add_model("mg", "merger-model")
     bench.api("PATCH", "/api/collections/core", {"merger": "mg"}, expect=200)
     response = client.responses.create(model="bench/core:merged", input="say hi")

@@ -21,6 +21,7 @@ def test_six_panels_seat_every_non_member_stalest_first_one_per_family(
     gateway: Gateway, upstream: FakeUpstream
 ):
     gateway.add_endpoint("up", upstream.url)
+    upstream.serve(*SERVED.values())
     for alias, served in SERVED.items():
         gateway.add_model(alias, served)
     gateway.gateway_settings(max_calls=4, max_explorers=2, explorer_rule="stalest")

@@ -140,6 +140,7 @@ def test_every_member_failing_otherwise_is_a_502_with_their_reasons(agents: Gate
 
 def test_members_that_cannot_take_the_turn_are_named(gateway: Gateway, upstream: FakeUpstream):
     gateway.add_endpoint("up", upstream.url)
+    upstream.serve("able", "toolless", "unknown", "casual", "blind")
     gateway.add_model("able", tools=True, vision=True)
     gateway.add_model("toolless", tools=False, vision=True)
     gateway.add_model("unknown", vision=True)
@@ -162,6 +163,7 @@ def test_tools_offered_but_unused_are_left_out_when_no_member_can_call_tools(
     gateway: Gateway, upstream: FakeUpstream
 ):
     gateway.add_endpoint("up", upstream.url)
+    upstream.serve("m1")
     gateway.add_model("m1")
     gateway.save_collection("agents", ["m1"])
     body = {
@@ -180,6 +182,7 @@ def test_tools_offered_but_unused_are_left_out_when_no_member_can_call_tools(
 
 def test_tools_in_use_with_no_member_able_to_call_them_is_a_400(gateway: Gateway, upstream: FakeUpstream):
     gateway.add_endpoint("up", upstream.url)
+    upstream.serve("m1")
     gateway.add_model("m1")
     gateway.save_collection("agents", ["m1"])
     call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
@@ -228,6 +231,7 @@ def test_two_gateway_processes_on_one_database_agree(agents: Gateway, upstream: 
 
 def test_max_tokens_over_the_models_maximum_is_clamped(gateway: Gateway, upstream: FakeUpstream):
     gateway.add_endpoint("up", upstream.url)
+    upstream.serve("m1")
     gateway.add_model("m1", tools=True, max_output=100)
     gateway.save_collection("agents", ["m1"], reply="route")
     post(gateway, {"model": "bench/agents", "messages": FIRST, "max_tokens": 5000, "temperature": 0.2})

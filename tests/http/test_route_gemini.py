@@ -40,11 +40,12 @@ def agents(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
     return arrange_agents(gateway, upstream)
 
 
-@pytest.fixture
-def client(agents: Gateway) -> Iterator[genai.Client]:
-    """The official GenAI client pointed at the gateway, kept open for the whole test."""
+@pytest.fixture(params=["v1beta", None], ids=["v1beta", "default-v1"])
+def client(agents: Gateway, request: pytest.FixtureRequest) -> Iterator[genai.Client]:
+    """The official GenAI client pointed at the gateway, kept open for the whole test: on `/v1beta/`,
+    and on the SDK's own default API version (`/v1/`)."""
     options = types.HttpOptions(
-        base_url=agents.url, api_version="v1beta", retry_options=types.HttpRetryOptions(attempts=1)
+        base_url=agents.url, api_version=request.param, retry_options=types.HttpRetryOptions(attempts=1)
     )
     official = genai.Client(api_key="x", http_options=options)
     yield official

@@ -61,6 +61,7 @@ def test_a_member_on_anthropic_messages_completes_a_tool_loop(
     gateway: Gateway, anthropic: FakeAnthropic, stream: bool
 ):
     gateway.add_endpoint("claude", anthropic.url, api="anthropic")
+    anthropic.serve("claude-x")
     gateway.add_model("c1", served_id="claude-x", endpoint="claude", tools=True)
     gateway.save_collection("agents", ["c1"], reply="route")
     arguments, text = tool_loop(gateway, anthropic, "claude-x", stream)
@@ -79,6 +80,7 @@ def test_a_member_on_anthropic_messages_completes_a_tool_loop(
 @pytest.mark.parametrize("stream", [False, True])
 def test_a_member_on_gemini_completes_a_tool_loop(gateway: Gateway, gemini: FakeGemini, stream: bool):
     gateway.add_endpoint("google", gemini.url, api="gemini")
+    gemini.serve("gemini-x")
     gateway.add_model("g1", served_id="gemini-x", endpoint="google", tools=True)
     gateway.save_collection("agents", ["g1"], reply="route")
     arguments, text = tool_loop(gateway, gemini, "gemini-x", stream)

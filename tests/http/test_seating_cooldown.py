@@ -40,6 +40,7 @@ def cooling_until(gateway: Gateway, served_id: str) -> str:
 
 
 def test_a_member_told_to_wait_gives_its_seat_to_the_next_member(bench: Gateway, upstream: FakeUpstream):
+    upstream.serve("m4")
     bench.add_model("m4")
     bench.save_collection("four", ["m1", "m2", "m3", "m4"])
     bench.gateway_settings(seat_deadline_s=5)

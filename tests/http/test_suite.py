@@ -149,6 +149,7 @@ def test_false_claims_people_verified_in_panel_answers_count_as_confidently_wron
 
 
 def test_a_dry_run_shows_every_prompt_and_sends_nothing(bench: Gateway, upstream: FakeUpstream) -> None:
+    upstream.serve("hoc")
     bench.add_model("hoc", ad_hoc=True)
     found = run(bench, dry_run=True)
     planned = {(p["model"], p["task"]) for p in found["planned"]}
@@ -233,6 +234,7 @@ def refused(gateway: Gateway, body: Any, status_code: int) -> dict[str, Any]:
 def test_bad_runs_are_refused_in_the_admin_shape_naming_the_field(
     bench: Gateway, upstream: FakeUpstream
 ) -> None:
+    upstream.serve("pic")
     bench.add_model("pic", role="image")
     bench.api("POST", "/api/models/m3/retire", {"why": "testing"}, expect=200)
     assert refused(bench, {"models": ["nobody"]}, 404)["field"] == "models"
@@ -258,6 +260,7 @@ def test_a_run_with_no_model_to_ask_says_so(gateway: Gateway) -> None:
 def test_a_suite_pass_asks_a_few_gaps_across_models_then_refills_the_oldest(
     bench: Gateway, upstream: FakeUpstream
 ) -> None:
+    upstream.serve("hoc")
     bench.add_model("hoc", ad_hoc=True)
     first = bench.api("POST", "/api/scheduler/jobs/suite-pass/run", expect=200)["run"]
     assert (first["outcome"], first["detail"]) == ("ok", "asked 6 task(s): 0 answered, 6 not")

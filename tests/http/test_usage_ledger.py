@@ -31,6 +31,7 @@ def test_every_seat_of_a_panel_is_one_row_with_its_streamed_tokens(bench: Gatewa
 
 
 def test_a_merge_is_its_own_row(bench: Gateway, upstream: FakeUpstream):
+    upstream.serve("merger-model")
     bench.add_model("mg", "merger-model")
     bench.api("PATCH", "/api/collections/core", {"merger": "mg"}, expect=200)
     panel = ask(bench, hello("bench/core:merged")).json()["bench"]

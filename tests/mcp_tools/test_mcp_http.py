@@ -39,6 +39,7 @@ async def test_ask_reports_each_seat_before_the_answers_arrive(bench: Gateway, u
 
 
 async def test_ask_passes_the_system_text_and_seats_nominees(bench: Gateway, upstream: FakeUpstream):
+    upstream.serve("m4")
     bench.add_model("m4")
     bench.gateway_settings(max_calls=4, max_explorers=1)
     async with mcp_client(bench, "/v1/mcp") as client:
@@ -50,6 +51,7 @@ async def test_ask_passes_the_system_text_and_seats_nominees(bench: Gateway, ups
 
 
 async def test_merged_ask_returns_the_mergers_answer(bench: Gateway, upstream: FakeUpstream):
+    upstream.serve("merger-model")
     bench.add_model("mg", "merger-model")
     bench.api("PATCH", "/api/collections/core", {"merger": "mg"}, expect=200)
     async with mcp_client(bench) as client:
@@ -67,6 +69,7 @@ async def test_a_route_collection_is_asked_as_a_panel(bench: Gateway, upstream: 
 
 
 async def test_list_collections_says_what_each_is_for(bench: Gateway, upstream: FakeUpstream):
+    upstream.serve("big", "small")
     bench.add_model("big", context_window=200_000, tools=True)
     bench.add_model("small", context_window=8_000, tools=True)
     bench.save_collection("wide", ["big", "small"], description="long reads", tags=["docs"])

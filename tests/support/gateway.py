@@ -266,8 +266,19 @@ class Gateway:
     def add_endpoint(self, name: str, base_url: str, **fields: Any) -> Any:
         return self.api("POST", "/api/endpoints", {"name": name, "base_url": base_url, **fields}, expect=201)
 
-    def add_model(self, alias: str, served_id: str | None = None, endpoint: str = "up", **facts: Any) -> Any:
+    def add_model(
+        self,
+        alias: str,
+        served_id: str | None = None,
+        endpoint: str = "up",
+        *,
+        unlisted: bool = False,
+        **facts: Any,
+    ) -> Any:
+        """Put a model on the bench; its endpoint must list it (`FakeUpstream.serve`) unless `unlisted`."""
         body = {"alias": alias, "served_id": served_id or alias, "endpoint": endpoint, **facts}
+        if unlisted:
+            body["unlisted"] = True
         return self.api("POST", "/api/models", body, expect=201)
 
     def save_collection(self, name: str, members: list[str], **fields: Any) -> Any:

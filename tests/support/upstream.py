@@ -55,10 +55,11 @@ should not exist is `behave(model, status=404)`):
 
 `FakeUpstream(require_key="sk-...")` asks every route, `GET /v1/models`
 included, for that key. `GET /v1/models` lists the models named in the
-constructor and every model given a behaviour, unless `listed(...)` says
-otherwise. Every chat request is kept in `requests` (refused ones too) as a
-`ReceivedRequest`; `at` is its `time.monotonic()` arrival. `reset()`
-forgets requests and behaviours but keeps the constructor's models and key.
+constructor, every model given a behaviour and every one named to
+`serve(...)`, unless `listed(...)` says otherwise. Every chat request is
+kept in `requests` (refused ones too) as a `ReceivedRequest`; `at` is its
+`time.monotonic()` arrival. `reset()` forgets requests, behaviours and what
+`serve` added, but keeps the constructor's models and key.
 
 The server is a plain asyncio HTTP/1.1 server (keep-alive, chunked replies)
 on its own thread and event loop, so synchronous and async tests can both use
@@ -218,6 +219,13 @@ class FakeUpstream:
         with self._lock:
             self._behaviours[model] = settled
             self._failures.pop(model, None)
+
+    def serve(self, *models: str) -> None:
+        """List `models` too (as a test's bench needs: `model add` checks the listing); each answers
+        as before, a behaviour already set stays."""
+        with self._lock:
+            for model in models:
+                self._behaviours.setdefault(model, Behaviour())
 
     def listed(self, models: Iterable[str], *, shape: str = "data") -> None:
         """Set what `GET /v1/models` lists (by default every known model) and in

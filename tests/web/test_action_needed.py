@@ -121,6 +121,7 @@ def test_a_free_model_that_turned_paid_is_listed_and_can_be_allowed(
     gateway: Gateway, upstream: FakeUpstream, browser: Browser
 ):
     gateway.add_endpoint("openai", upstream.url)
+    upstream.serve("gpt-4o-mini")
     gateway.add_model("mini", served_id="gpt-4o-mini", endpoint="openai")
     upstream.listed(["gpt-4o-mini"])
     free = models_dev()

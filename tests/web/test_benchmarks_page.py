@@ -154,6 +154,7 @@ def test_empty_states_say_what_to_do(gateway: Gateway, upstream: FakeUpstream, b
         assert "panelgate suite run --model ALIAS" in empty
         assert "panelgate scheduler run speed-test" in page.locator("#no-speed").inner_text()
         gateway.add_endpoint("up", upstream.url)
+        upstream.serve("m1")
         gateway.add_model("m1")
         page.reload()
         empty = page.locator("#no-results").inner_text()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser, Dialog, Page
 
 from tests.support.gateway import Gateway
+from tests.support.upstream import FakeUpstream
 from tests.web.browser import PHONE, watched_page
 
 
@@ -16,7 +17,10 @@ def collection_row(page: Page, name: str):
     return page.locator("#collections tbody tr").filter(has=page.get_by_text(f"bench/{name}", exact=True))
 
 
-def test_the_editor_makes_a_collection_of_members_found_by_search(bench: Gateway, browser: Browser):
+def test_the_editor_makes_a_collection_of_members_found_by_search(
+    bench: Gateway, upstream: FakeUpstream, browser: Browser
+):
+    upstream.serve("org/big-model-v2", "org/old-model")
     bench.add_model("big", served_id="org/big-model-v2")
     bench.add_model("old", served_id="org/old-model")
     bench.api("POST", "/api/models/old/retire", {"why": "too slow"}, expect=200)

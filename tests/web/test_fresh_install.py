@@ -65,6 +65,7 @@ def test_the_starter_pack_is_listed_run_stored_and_shown(
     assert sorted(t["id"] for t in listed["tasks"] if t["origin"] == "starter") == starter
     claim = next(t for t in listed["tasks"] if t["shape"] == "claim" and t["must_find"] == ["VERDICT: TRUE"])
 
+    upstream.serve("m1")
     cli(served, "endpoint", "add", "up", "--base", upstream.url, "--kind", "local", "--no-key")
     cli(served, "model", "add", "m1", "--endpoint", "up", "--alias", "m1")
     upstream.behave("m1", answer="VERDICT: TRUE\nThe attached code does exactly that, line by line.")

@@ -25,6 +25,7 @@ def arrange_mixed_health(bench: Gateway, upstream: FakeUpstream) -> None:
     """m1 answers, m2 is rate limited, m3 is not there, m4 was never called."""
     upstream.behave("m2", status=429, error_message="Rate limit reached")
     upstream.behave("m3", status=404, error_message="The model `m3` does not exist")
+    upstream.serve("m4")
     bench.add_model("m4")
     ask(bench, hello())
 
@@ -72,6 +73,7 @@ def test_at_a_glance_lists_the_bench_with_chips_and_counts(
     bench: Gateway, upstream: FakeUpstream, browser: Browser
 ):
     arrange_mixed_health(bench, upstream)
+    upstream.serve("painter")
     bench.add_model("painter", role="image")
     with watched_page(browser, bench.url) as watched:
         page = watched.page

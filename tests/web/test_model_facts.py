@@ -19,6 +19,7 @@ def test_the_dialog_shows_facts_from_the_public_catalog_and_what_an_override_rep
     gateway: Gateway, upstream: FakeUpstream, browser: Browser
 ):
     gateway.add_endpoint("openai", upstream.url)
+    upstream.serve("gpt-4o-mini")
     gateway.add_model("mini", served_id="gpt-4o-mini", endpoint="openai")
     upstream.listed(["gpt-4o-mini"])
     with catalog_server() as catalogs:
@@ -49,6 +50,7 @@ def test_another_models_dialog_shows_its_own_facts(
     gateway: Gateway, upstream: FakeUpstream, browser: Browser
 ):
     gateway.add_endpoint("up", upstream.url)
+    upstream.serve("m1", "m2")
     gateway.add_model("m1", context_window=8_192)
     gateway.add_model("m2")
     with watched_page(browser, gateway.url) as watched:

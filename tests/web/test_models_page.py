@@ -11,6 +11,8 @@ from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 from tests.web.browser import PHONE, watched_page
 
+REFUSED_IN_CONSOLE = "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+
 
 def model(gateway: Gateway, alias: str) -> dict[str, Any]:
     found: dict[str, Any] = gateway.api("GET", f"/api/models/{alias}", expect=200)["model"]
@@ -34,7 +36,10 @@ def test_the_roster_groups_models_by_endpoint_with_their_facts(bench: Gateway, b
         assert cells[7].startswith("untested"), "an on-bench model's status is its health"
 
 
-def test_a_model_is_put_on_the_bench_through_the_dialog(bench: Gateway, browser: Browser):
+def test_a_model_is_put_on_the_bench_through_the_dialog(
+    bench: Gateway, upstream: FakeUpstream, browser: Browser
+):
+    upstream.serve("org/m4:free")
     with watched_page(browser, bench.url) as watched:
         page = watched.page
         page.goto(f"{bench.url}/models")
@@ -53,6 +58,26 @@ def test_a_model_is_put_on_the_bench_through_the_dialog(bench: Gateway, browser:
     added = model(bench, "m4")
     assert (added["served_id"], added["endpoint"], added["role"]) == ("org/m4:free", "up", "code")
     assert (added["context_window"], added["vision"], added["tools"]) == (32_000, True, None)
+
+
+def test_an_id_the_endpoint_does_not_list_is_refused_in_the_dialog_until_marked_unlisted(
+    bench: Gateway, browser: Browser
+):
+    with watched_page(browser, bench.url) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/models")
+        page.get_by_role("button", name="Put a model on the bench").click()
+        dialog = page.get_by_role("dialog", name="Put a model on the bench")
+        dialog.get_by_label("Served id").fill("m4")
+        dialog.get_by_role("button", name="Put it on the bench").click()
+        refusal = dialog.get_by_text("does not serve `m4`")
+        refusal.wait_for()
+        assert "did you mean" in refusal.inner_text() and "unlisted" in refusal.inner_text()
+        watched.errors.remove(REFUSED_IN_CONSOLE)  # the browser logs the refused POST
+        dialog.get_by_label("Unlisted").check()
+        dialog.get_by_role("button", name="Put it on the bench").click()
+        said(page, "m4 is on the bench.")
+    assert model(bench, "m4")["served_id"] == "m4"
 
 
 def test_a_model_is_renamed_and_given_a_role_in_its_dialog(bench: Gateway, browser: Browser):
@@ -116,7 +141,9 @@ def a_dozen_models_with_long_served_ids(gateway: Gateway) -> None:
     """m1–m3 and nine more served by ids as long as real catalogs' (org/name-size-variant:tier)."""
     for n in range(9):
         gateway.add_model(
-            f"model-{n}", served_id=f"organisation-name/very-long-model-name-{n}-instruct-2507-fp8:free"
+            f"model-{n}",
+            served_id=f"organisation-name/very-long-model-name-{n}-instruct-2507-fp8:free",
+            unlisted=True,
         )
 
 

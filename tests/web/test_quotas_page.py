@@ -183,6 +183,7 @@ def test_empty_states_say_what_to_do(gateway: Gateway, upstream: FakeUpstream, b
         page.reload()
         region = page.get_by_role("region", name="up", exact=True)
         assert "Nothing on the bench through up yet" in region.inner_text()
+        upstream.serve("m1")
         gateway.add_model("m1")
         page.reload()
         text = region.inner_text()

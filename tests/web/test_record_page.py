@@ -101,6 +101,7 @@ def test_models_are_ranked_per_shape_and_a_new_leader_shows_without_a_reload(
 
 def test_the_live_redraw_draws_what_the_server_drew(bench: Gateway, upstream: FakeUpstream, browser: Browser):
     bench.gateway_settings(max_calls=4, max_explorers=1)
+    upstream.serve("newcomer")
     bench.add_model("newcomer")
     judge_panels(bench, 2, {"m1": True, "m2": False})
     upstream.behave("m3", answer="VERDICT: TRUE\nThe attached code does what the claim says.")

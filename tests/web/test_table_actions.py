@@ -56,6 +56,7 @@ PAGES = {
 
 def arrange_wide_tables(bench: Gateway, upstream: FakeUpstream) -> None:
     long_ids = [f"organisation-name/very-long-model-name-{n}-instruct-2507-fp8:free" for n in range(12)]
+    upstream.serve(*long_ids[:9])
     for n, served_id in enumerate(long_ids[:9]):
         bench.add_model(f"model-{n}", served_id=served_id)
     upstream.listed(["m1", "m2", "m3", *long_ids])

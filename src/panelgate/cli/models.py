@@ -56,10 +56,14 @@ def add_model(
     tools: Annotated[
         bool | None, typer.Option("--tools/--no-tools", help="whether it calls tools", show_default=False)
     ] = None,
+    unlisted: Annotated[
+        bool,
+        typer.Option("--unlisted", help="add it although the endpoint's model listing does not name it"),
+    ] = False,
     as_json: JsonFlag = False,
     url: UrlOption = None,
 ) -> None:
-    """Put a model on the bench."""
+    """Put a model on the bench; the endpoint's model listing must name it, unless `--unlisted`."""
     body: dict[str, Any] = {"served_id": served_id, "endpoint": endpoint}
     given = {
         "alias": alias,
@@ -69,6 +73,7 @@ def add_model(
         "max_output": max_output,
         "vision": vision,
         "tools": tools,
+        "unlisted": unlisted or None,
     }
     body.update({k: v for k, v in given.items() if v is not None})
     with session(ctx, url, as_json) as s:

@@ -5,6 +5,7 @@
     ├── Unauthorized        401  no key, or one the gateway does not know
     ├── Forbidden           403  known caller, but not allowed this
     ├── NotFound            404  no such collection, call or route
+    ├── MethodNotAllowed    405  the route exists, but not for this method
     ├── TooLarge            413  the prompt or body is larger than allowed
     ├── UnsupportedMedia    415  the body is not JSON
     ├── RateLimited         429  every model that could answer is rate limited
@@ -48,6 +49,11 @@ class NotFound(GatewayError):
     kind = "not_found_error"
 
 
+class MethodNotAllowed(GatewayError):
+    status = 405
+    kind = "invalid_request_error"
+
+
 class TooLarge(GatewayError):
     status = 413
     kind = "request_too_large"
@@ -80,6 +86,7 @@ def error_for_status(status: int, message: str) -> GatewayError:
         Unauthorized,
         Forbidden,
         NotFound,
+        MethodNotAllowed,
         TooLarge,
         UnsupportedMedia,
         RateLimited,

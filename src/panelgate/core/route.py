@@ -28,8 +28,8 @@ class RouteRequest:
     """One turn of an agent's conversation, as an OpenAI chat-completions body.
 
     `body` has no `model`, `stream`, `stream_options`, `bench` or `with`
-    (see `ROUTE_FIELDS_DROPPED`); `model` is what the caller named, echoed
-    back in replies. `reply`/`suffix_reply` are as in `PanelRequest`.
+    (see `ROUTE_FIELDS_DROPPED`); `model` is the name replies give:
+    `bench/<collection>`. `reply`/`suffix_reply` are as in `PanelRequest`.
     """
 
     model: str

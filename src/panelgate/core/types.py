@@ -9,6 +9,7 @@ yields (`PanelEvent`). Inbound formats decode into `PanelRequest` and encode
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -94,6 +95,9 @@ class ModelInfo:
     """The store's id: what evidence follows through renames."""
     held: str = ""
     """Why the model is never called now (a free model that turned paid, until a person allows it)."""
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    """Call options a person stored for the model (OpenAI chat names): sent with every call, under
+    the caller's own (`core.call_options`)."""
 
 
 @dataclass(frozen=True)

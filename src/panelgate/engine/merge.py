@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from panelgate.core.call_options import call_options
 from panelgate.core.ids import call_id
 from panelgate.core.merge import merge_estimate, merge_messages, merger_candidates
 from panelgate.core.types import ChatMessage, CollectionInfo, ModelInfo, PlannedSeat, SeatResult
@@ -36,11 +38,13 @@ async def run_merge(
     endpoints: Mapping[str, EndpointRecord],
     standing: Mapping[str, float],
     messages: list[ChatMessage],
+    options: dict[str, Any],
     results: Sequence[SeatResult],
     deadline: float,
     caller: str,
     on_text: Callable[[str], Awaitable[None]],
 ) -> MergeOutcome:
+    """`options` are the caller's: the merger is sent them as a seat is (`core.call_options`)."""
     answered = [r for r in results if r.status == "ok"]
     if not answered:
         return MergeOutcome(None, "no seat answered, so there was nothing to merge")
@@ -64,7 +68,7 @@ async def run_merge(
         seat=seat,
         target=target_for(roster[alias], endpoints),
         messages=merge_messages(messages, answered),
-        options={},
+        options=call_options(options, roster[alias]),
         deadline=deadline,
         caller=caller,
         on_text=on_text,

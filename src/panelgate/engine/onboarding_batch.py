@@ -18,10 +18,10 @@ register step then finds it on the bench, and the probe runs anew.
 from __future__ import annotations
 
 import asyncio
-import difflib
 from collections.abc import Sequence
 
 from panelgate.engine.onboarding_candidates import served_ids
+from panelgate.engine.served_check import listing_hint
 from panelgate.store import Database, EndpointRecord, ModelRecord
 from panelgate.store.errors import Invalid
 from panelgate.store.onboarding_book import NewItem
@@ -140,8 +140,7 @@ async def _refuse_unlisted(
         served = listed[item.endpoint]
         if served is None or item.served_id in served:
             continue
-        close = difflib.get_close_matches(item.served_id, sorted(served), n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(f'`{c}`' for c in close)}?" if close else ""
+        hint = listing_hint(item.served_id, served)
         raise Invalid(
             f"`{item.endpoint}` does not serve `{item.served_id}` (its model listing does not name it){hint}",
             field=f"items[{index}].served_id",

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
+from panelgate.core.call_options import call_options
 from panelgate.core.chat_tasks import owes_verdicts
 from panelgate.core.errors import BadRequest, GatewayError
 from panelgate.core.ids import call_id
@@ -236,13 +237,14 @@ class PanelRunner:
 
         async def one(index: int) -> tuple[int, SeatResult]:
             seat = plan.seats[index]
+            model = context.roster[seat.alias]
             result = await ask_seat(
                 self._client,
                 call=call_id(words.panel, seat.suffix),
                 seat=seat,
-                target=target_for(context.roster[seat.alias], context.endpoints),
+                target=target_for(model, context.endpoints),
                 messages=request.messages,
-                options={},
+                options=call_options(request.options, model),
                 deadline=deadline,
                 caller=request.caller,
             )
@@ -307,6 +309,7 @@ class PanelRunner:
             endpoints=context.endpoints,
             standing={alias: book.posterior(alias, context.plan.shape).mean for alias in sitting},
             messages=context.request.messages,
+            options=context.request.options,
             results=seats,
             deadline=time.monotonic() + context.limits.seat_deadline_s,
             caller=context.request.caller,

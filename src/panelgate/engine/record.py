@@ -37,6 +37,7 @@ async def record_panel(
         prompt_preview=preview,
         seats=len(everyone),
         owes_verdicts=context.owes_verdicts,
+        options=context.request.options,
     )
     rows = [
         SeatRecord(

@@ -29,6 +29,7 @@ from typing import Any
 
 import orjson
 
+from panelgate.core.call_options import call_options
 from panelgate.core.errors import RateLimited, UpstreamFailed
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.route_choice import (
@@ -143,7 +144,7 @@ class RouteRunner:
         self._now = now
         self._chance = chance
         self._running: set[asyncio.Task[None]] = set()
-        self._shadows = ShadowSeats(db, client, turn_s=self._settings.turn_s, now=now, clamp=_clamped)
+        self._shadows = ShadowSeats(db, client, turn_s=self._settings.turn_s, now=now)
 
     async def start(self, request: RouteRequest) -> RouteRun:
         """Plan the turn and set it running; raises `GatewayError` when no member can take it."""
@@ -386,7 +387,7 @@ class _MemberTurn:
                 self._window = window
                 await self._client.relay(
                     target,
-                    _clamped(self._turn.request.body, model.max_output),
+                    call_options(self._turn.request.body, model),
                     deadline=turn_deadline,
                     on_chunk=self._take,
                     retries=self._last,
@@ -493,18 +494,6 @@ def _sticking_to(alias: str, plan: RoutePlan) -> RoutePlan:
     if alias not in plan.order:
         return plan
     return RoutePlan(order=(alias, *(a for a in plan.order if a != alias)), skipped=plan.skipped)
-
-
-def _clamped(body: dict[str, Any], max_output: int | None) -> dict[str, Any]:
-    """The caller's body with `max_tokens`/`max_completion_tokens` no higher than the model's maximum."""
-    if max_output is None:
-        return body
-    over = [
-        name
-        for name in ("max_tokens", "max_completion_tokens")
-        if isinstance(body.get(name), int) and body[name] > max_output
-    ]
-    return {**body, **dict.fromkeys(over, max_output)} if over else body
 
 
 def _conversation_id(at: datetime) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from panelgate.core.call_options import call_options
 from panelgate.core.turn import TurnReader
 from panelgate.core.types import ModelInfo
 from panelgate.engine.seat import target_for
@@ -58,13 +59,11 @@ class ShadowSeats:
         *,
         turn_s: float,
         now: Callable[[], datetime],
-        clamp: Callable[[dict[str, Any], int | None], dict[str, Any]],
     ) -> None:
         self._db = db
         self._client = client
         self._turn_s = turn_s
         self._now = now
-        self._clamp = clamp
 
     async def run(self, turn: ShadowTurn) -> None:
         """Ask the shadows of one turn at once and record each; never raises."""
@@ -93,7 +92,7 @@ class ShadowSeats:
             async with asyncio.timeout(self._turn_s):
                 await self._client.relay(
                     target,
-                    self._clamp(turn.body, model.max_output),
+                    call_options(turn.body, model),
                     deadline=began + self._turn_s,
                     on_chunk=take,
                     retries=False,

@@ -39,7 +39,7 @@ OPTIONS = (
     "presence_penalty",
     "frequency_penalty",
 )
-"""The sampling fields passed on under their own names (a panel reads, then ignores them)."""
+"""The sampling fields passed on to every seat and the merger, under their own names."""
 _SEVERAL = "send one prompt string per request; several prompts would need several panels"
 
 

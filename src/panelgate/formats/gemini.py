@@ -71,6 +71,7 @@ _STATUS_NAMES = {
     401: "UNAUTHENTICATED",
     403: "PERMISSION_DENIED",
     404: "NOT_FOUND",
+    405: "INVALID_ARGUMENT",
     413: "INVALID_ARGUMENT",
     415: "INVALID_ARGUMENT",
     429: "RESOURCE_EXHAUSTED",
@@ -301,7 +302,7 @@ def function_declarations(body: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def generation_options(body: dict[str, Any]) -> dict[str, Any]:
-    """`generationConfig`'s sampling fields under OpenAI names (a panel reads, then ignores them)."""
+    """`generationConfig`'s sampling fields under OpenAI names, for every seat and the merger."""
     config = read_field(body, "generationConfig") or {}
     if not isinstance(config, dict):
         raise BadRequest("`generationConfig` must be an object", param="generationConfig")

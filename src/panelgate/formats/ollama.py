@@ -40,7 +40,15 @@ from panelgate.formats.request_fields import count_tools, panel_request, read_mo
 LATEST_TAG = ":latest"
 MIN_DURATION_NS = 1_000_000
 _ROLES = ("system", "user", "assistant", "tool")
-_OPTIONS = {"num_predict": "max_tokens", "temperature": "temperature", "top_p": "top_p", "stop": "stop"}
+_OPTIONS = {
+    "num_predict": "max_tokens",
+    "temperature": "temperature",
+    "top_p": "top_p",
+    "stop": "stop",
+    "seed": "seed",
+    "presence_penalty": "presence_penalty",
+    "frequency_penalty": "frequency_penalty",
+}
 _IMAGE_MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
     (b"\xff\xd8\xff", "image/jpeg"),
@@ -215,11 +223,15 @@ def generate_messages(body: dict[str, Any]) -> list[ChatMessage]:
 
 
 def read_options(body: dict[str, Any]) -> dict[str, Any]:
-    """`options` and `format` under their OpenAI names (read, then ignored by a panel)."""
+    """`options` and `format` under their OpenAI names; `num_predict` -1 or -2 (Ollama's "no limit")
+    is no limit."""
     options = body.get("options") or {}
     if not isinstance(options, dict):
         raise BadRequest('`options` must be an object such as {"temperature": 0.2}', param="options")
     read = {ours: options[theirs] for theirs, ours in _OPTIONS.items() if theirs in options}
+    limit = read.get("max_tokens")
+    if isinstance(limit, int) and limit <= 0:
+        del read["max_tokens"]
     wanted = body.get("format")
     if wanted == "json":
         read["response_format"] = {"type": "json_object"}

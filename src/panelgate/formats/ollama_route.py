@@ -37,24 +37,16 @@ from panelgate.formats.open_calls import OpenCalls, arguments_object
 from panelgate.formats.request_fields import read_model, read_own_tools, read_stream, route_request
 from panelgate.formats.route_reply import turn_counts
 
-_PASSED_OPTIONS = ("seed", "presence_penalty", "frequency_penalty")
-"""`options` a member takes under the same name (besides those `read_options` renames)."""
 _TOOLS_ADVICE = "send your own function tools"
 
 
 def _options(body: dict[str, Any]) -> dict[str, Any]:
-    """`options` and `format` as OpenAI fields; Ollama's "no limit" `num_predict` (-1, -2) is no limit."""
-    read = read_options(body)
-    options: dict[str, Any] = body.get("options") or {}
-    read.update({name: options[name] for name in _PASSED_OPTIONS if name in options})
-    limit = read.get("max_tokens")
-    if isinstance(limit, int) and limit <= 0:
-        del read["max_tokens"]
+    """`options` and `format` as OpenAI fields (`read_options`); `logprobs` is refused."""
     if body.get("logprobs"):
         raise BadRequest(
             "log probabilities are not relayed in route mode; leave `logprobs` out", param="logprobs"
         )
-    return read
+    return read_options(body)
 
 
 def _tools(body: dict[str, Any]) -> list[dict[str, Any]]:
@@ -71,7 +63,7 @@ def _tools(body: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _route_request(body: dict[str, Any], chat: dict[str, Any], caller: str) -> RouteRequest:
-    """Ollama streams unless told not to; `:latest` names the same collection; the model is echoed as sent."""
+    """Ollama streams unless told not to; `:latest` names the same collection, which replies name."""
     model = read_model(body)
     return route_request(
         body,

@@ -137,13 +137,14 @@ def route_request(
 ) -> RouteRequest:
     """The route turn from what a format read, plus the fields all APIs share.
 
-    `model` is echoed back in replies as the caller named it; the collection and
-    reply suffix are read from `read_as` when the API names models its own way
-    (Ollama's `:latest`), else from `model`.
+    The collection and reply suffix are read from `read_as` when the API names
+    models its own way (Ollama's `:latest`), else from `model`. Replies name the
+    collection as `bench/<name>`, as a panel's `bench.collection` does, not the
+    suffix the caller picked the reply mode with (`bench/<name>:route`).
     """
     collection, suffix = parse_model_id(model if read_as is None else read_as)
     return RouteRequest(
-        model=model,
+        model=f"bench/{collection}" if collection else model,
         collection=collection,
         body=chat_body,
         stream=stream,

@@ -235,7 +235,7 @@ def read_input(body: dict[str, Any]) -> list[ChatMessage]:
 
 
 def read_options(body: dict[str, Any]) -> dict[str, Any]:
-    """Sampling and output settings under their chat names (read, then ignored by a panel)."""
+    """Sampling and output settings under their chat names, for every seat and the merger."""
     options = {ours: body[theirs] for theirs, ours in _OPTIONS.items() if theirs in body}
     text = body.get("text")
     wanted = text.get("format") if isinstance(text, dict) else None

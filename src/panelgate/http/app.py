@@ -44,6 +44,7 @@ from panelgate.http.access.guard import AccessGuard
 from panelgate.http.access.policy import AccessPolicy
 from panelgate.http.access.throttle import LoginThrottle
 from panelgate.http.fast_paths import FastPaths
+from panelgate.http.path_aliases import PathAliases
 from panelgate.http.services import Services
 from panelgate.jobs.job import JobContext
 from panelgate.jobs.registry import JOBS
@@ -158,4 +159,4 @@ def create_app(settings: Settings | None = None) -> AccessLog:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     fast = FastPaths(app, gateway_routers)
-    return AccessLog(AccessGuard(fast, policy, app.state))
+    return AccessLog(PathAliases(AccessGuard(fast, policy, app.state)))

@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from panelgate.core.errors import BadRequest, GatewayError, NotFound, error_for_status
+from panelgate.core.errors import BadRequest, GatewayError, MethodNotAllowed, NotFound, error_for_status
 from panelgate.formats.openai_chat import OpenAIChat
 from panelgate.http.responses import json_response
 from panelgate.store import errors as store_errors
@@ -101,9 +101,10 @@ async def _http_error(request: Request, exc: Exception) -> Response:
         where = "" if format_for(request) is None else f"; the gateway answers {gateway_routes(request)}"
         return error_response(request, NotFound(f"no route {request.method} {request.url.path}{where}"))
     if exc.status_code == 405:
-        return error_response(
-            request, BadRequest(f"{request.method} is not allowed on {request.url.path}"), 405
-        )
+        allowed = (exc.headers or {}).get("Allow", "")
+        takes = f"; it takes {allowed}" if allowed else ""
+        refusal = MethodNotAllowed(f"{request.method} is not allowed on {request.url.path}{takes}")
+        return json_response(error_body(format_for(request), refusal), 405, exc.headers)
     return error_response(request, error_for_status(exc.status_code, str(exc.detail)), exc.status_code)
 
 

@@ -71,6 +71,7 @@ def _panel_values(panel: PanelRecord, seat_count: int) -> dict[str, Any]:
         "prompt_preview": panel.prompt_preview[:PREVIEW_CHARS],
         "seats": seat_count,
         "owes_verdicts": panel.owes_verdicts,
+        "options": dict(panel.options),
     }
 
 
@@ -106,6 +107,7 @@ def _panel(row: Row[Any]) -> PanelRecord:
         prompt_preview=row.prompt_preview,
         seats=row.seats,
         owes_verdicts=row.owes_verdicts,
+        options=row.options,
     )
 
 

@@ -8,7 +8,7 @@ how they are stored. Collections and gateway limits use `CollectionInfo` and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -111,6 +111,7 @@ class ModelRecord:
             available=not self.endpoint_gone,
             cooling_down=cooling_down,
             model_id=self.id,
+            options=dict(self.options),
         )
 
 
@@ -135,6 +136,8 @@ class PanelRecord:
     seats: int = 0
     owes_verdicts: bool = True
     """False: its seats are left out of every "verdicts owed" list (they can still be judged)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The call options its caller sent (OpenAI chat names); each seat got them over its model's own."""
 
 
 @dataclass(frozen=True)

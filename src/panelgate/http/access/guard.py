@@ -163,6 +163,8 @@ def _with_cors(send: Send, origin: str) -> Send:
 
 
 def _untyped_json_taken(view: RequestView) -> bool:
-    """An Ollama write sent without a JSON type (no type, or curl's form default): its route reads the
-    body as JSON and refuses it (415) when it is not."""
-    return view.path in UNTYPED_JSON_PATHS and view.media() in UNTYPED_MEDIA
+    """An Ollama write sent without a JSON type (no type, or curl's form default) by a program, not a
+    page: its route reads the body as JSON and refuses it (415) when it is not. A browser sends such a
+    form post across sites without asking first (no preflight), and always with an `Origin`, so one
+    with an `Origin` must say JSON like every other write."""
+    return view.path in UNTYPED_JSON_PATHS and view.media() in UNTYPED_MEDIA and "origin" not in view.headers

@@ -14,7 +14,7 @@ from enum import Enum
 OLLAMA_PATHS = frozenset({"/api/chat", "/api/generate", "/api/tags", "/api/version", "/api/show", "/api/ps"})
 UNTYPED_JSON_PATHS = frozenset({"/api/chat", "/api/generate", "/api/show"})
 """Ollama's writes: its clients and examples send JSON without a JSON type, which the route reads as
-JSON or refuses (415) when it is not."""
+JSON or refuses (415) when it is not; never from a page (a request with an `Origin`)."""
 GATEWAY_PREFIXES = ("/v1/", "/v1beta/", "/bench/")
 GATEWAY_EXACT = frozenset({"/mcp", "/v1/mcp"})
 OPEN_PATHS = frozenset({"/health", "/login", "/logout", "/favicon.ico"})

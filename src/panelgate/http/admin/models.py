@@ -1,4 +1,9 @@
-"""Models on the bench: register, list, rename, role, ad hoc, facts, retire, restore."""
+"""Models on the bench: register, list, rename, role, ad hoc, facts, retire, restore.
+
+A model is registered only when its endpoint's listing names the served id
+(or the caller says it is `unlisted`): a typo is caught when it is typed,
+not at the first panel (`engine/served_check.py`).
+"""
 
 from __future__ import annotations
 
@@ -12,13 +17,15 @@ from starlette.responses import Response
 from panelgate.core.errors import NotFound
 from panelgate.core.naming import ALIAS_RE
 from panelgate.core.types import Role
+from panelgate.engine.served_check import require_listed
 from panelgate.http.admin.schemas import NON_BLANK, Body, left_out
-from panelgate.http.admin.shapes import only_fields, plain, text_field
+from panelgate.http.admin.shapes import flag, only_fields, plain, text_field
 from panelgate.http.body import json_body, read_json_object
 from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
 from panelgate.store.model_rows import LARGEST_WINDOW
+from panelgate.store.rules import check_alias, check_required_text
 
 router = APIRouter()
 
@@ -44,6 +51,10 @@ class NewModel(Facts):
     endpoint: str = Field(pattern=NON_BLANK, description="the endpoint's name")
     alias: str | None = Field(
         default=None, pattern=ALIAS_RE.pattern, description="null: the served id's last segment"
+    )
+    unlisted: bool | None = Field(
+        default=None,
+        description="add it although the endpoint's listing does not name it (or does not answer)",
     )
 
 
@@ -107,13 +118,21 @@ async def get_model(request: Request, alias: str) -> Response:
 
 @router.post("/models", status_code=201, response_model=OneModel, openapi_extra=json_body(NewModel))
 async def add_model(request: Request) -> Response:
-    body = only_fields(await read_json_object(request, 1_000_000), {"alias", "served_id", "endpoint", *FACTS})
-    served_id = str(text_field(body, "served_id"))
-    alias = text_field(body, "alias", required=False) or default_alias(served_id)
-    facts = {k: body[k] for k in FACTS if k in body}
-    model = await services(request).db.models.add(
-        alias, served_id, str(text_field(body, "endpoint")), actor=caller_of(request), **facts
+    """Register a model; unless `unlisted`, only one its endpoint's listing names."""
+    svc = services(request)
+    body = only_fields(
+        await read_json_object(request, 1_000_000), {"alias", "served_id", "endpoint", "unlisted", *FACTS}
     )
+    # the store's rules for the names first, so the listing is asked only about a well-formed id
+    served_id = check_required_text(text_field(body, "served_id"), "served_id", 512)
+    endpoint_name = str(text_field(body, "endpoint"))
+    alias = check_alias(text_field(body, "alias", required=False) or default_alias(served_id))
+    facts = {k: body[k] for k in FACTS if k in body}
+    unlisted = flag(body, "unlisted")
+    endpoint = await svc.db.endpoints.get(endpoint_name)
+    if endpoint is not None and not unlisted:  # an unknown endpoint: the store refuses it
+        await require_listed(svc.upstream, endpoint, served_id)
+    model = await svc.db.models.add(alias, served_id, endpoint_name, actor=caller_of(request), **facts)
     return json_response({"model": plain(model)}, 201)
 
 

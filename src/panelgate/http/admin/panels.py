@@ -50,6 +50,10 @@ class PanelFields(BaseModel):
     owes_verdicts: bool = Field(
         description="false: its seats are in no verdicts-owed list (a chat UI's background task, say)"
     )
+    options: dict[str, Any] = Field(
+        description="the call options its caller sent (temperature, max_tokens, stop…, under OpenAI chat "
+        "names); each seat was sent them over its model's stored options, max tokens clamped to the model's"
+    )
 
 
 class PanelShown(PanelFields):

@@ -22,6 +22,7 @@ panels = Table(
     Column("prompt_preview", Text, nullable=False),
     Column("seats", Integer, nullable=False),
     Column("owes_verdicts", Boolean, nullable=False, server_default=text("true")),
+    Column("options", json_column(), nullable=False, server_default=text("'{}'")),
 )
 Index("ix_panels_at", panels.c.at)
 Index("ix_panels_collection_at", panels.c.collection, panels.c.at)
