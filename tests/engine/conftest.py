@@ -14,7 +14,7 @@ from panelgate.engine.auto_retire import AutoRetirer
 from panelgate.engine.health import HealthDesk
 from panelgate.settings import Settings
 from panelgate.store import Database
-from panelgate.store.rate_book import RateRule
+from panelgate.store.records import RateRule
 from panelgate.upstream import KeyStore, UpstreamClient
 from panelgate.upstream.pacing import Pacer
 from tests.store.conftest import db, migrated, settings

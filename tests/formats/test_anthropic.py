@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from panelgate.core.errors import BadRequest, GatewayError, error_for_status
-from panelgate.core.types import Failed, Finished, Heartbeat, PanelEvent, Seated, SeatPlan
+from panelgate.core.types import Failed, Finished, Heartbeat, PanelEvent, Seated, SeatPlan, TokenUsage
 from panelgate.formats.anthropic import AnthropicMessages
 
 FORMAT = AnthropicMessages()
@@ -360,13 +360,12 @@ async def test_sdk_raises_on_an_error_after_the_start():
     client.close()
 
 
-def test_whole_reply_echoes_the_model_as_sent_with_estimated_usage():
+def test_whole_reply_echoes_the_model_as_sent_with_the_panels_usage():
     asked = FORMAT.decode(
         {"model": "core:all", "messages": [{"role": "user", "content": "x" * 40}]}, caller="local"
     )
-    reply = FORMAT.render(
-        asked, [Seated("p1", "core", PLAN, "all"), Finished(content="y" * 400, bench={"panel": "p1"})]
-    )
+    finished = Finished(content="y" * 400, bench={"panel": "p1"}, usage=TokenUsage(11, 110))
+    reply = FORMAT.render(asked, [Seated("p1", "core", PLAN, "all"), finished])
     assert reply["model"] == "core:all" and reply["id"] == "msg_p1"
     assert reply["content"] == [{"type": "text", "text": "y" * 400}]
     assert reply["usage"] == {"input_tokens": 11, "output_tokens": 110}

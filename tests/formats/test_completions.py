@@ -20,6 +20,7 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
     SeatPlan,
+    TokenUsage,
 )
 from panelgate.formats.completions import OpenAICompletions
 
@@ -90,11 +91,10 @@ def test_decode_reads_collection_suffix_nominees_reply_and_options():
     assert asked.options == {"max_tokens": 100, "temperature": 0.2, "stop": ["END"]}
 
 
-def test_whole_reply_is_a_text_completion_echoing_the_model_with_estimated_usage():
+def test_whole_reply_is_a_text_completion_echoing_the_model_with_the_panels_usage():
     asked = FORMAT.decode({"model": "core:all", "prompt": "x" * 40}, caller="local")
-    reply = FORMAT.render(
-        asked, [Seated("p1", "core", PLAN, "all"), Finished(content="y" * 400, bench={"panel": "p1"})]
-    )
+    finished = Finished(content="y" * 400, bench={"panel": "p1"}, usage=TokenUsage(11, 110))
+    reply = FORMAT.render(asked, [Seated("p1", "core", PLAN, "all"), finished])
     assert (reply["id"], reply["object"], reply["model"]) == ("cmpl-p1", "text_completion", "core:all")
     assert reply["choices"] == [{"text": "y" * 400, "index": 0, "logprobs": None, "finish_reason": "stop"}]
     assert reply["usage"] == {"prompt_tokens": 11, "completion_tokens": 110, "total_tokens": 121}

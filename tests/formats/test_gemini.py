@@ -20,6 +20,7 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
     SeatPlan,
+    TokenUsage,
 )
 from panelgate.formats.gemini import GeminiFormat
 
@@ -241,13 +242,14 @@ def test_error_body_names_the_google_status_for_the_code(error: GatewayError, co
     assert FORMAT.error_body(error) == {"error": {"code": code, "message": error.message, "status": status}}
 
 
-def test_whole_reply_is_one_stopped_candidate_with_estimated_usage_and_the_model_as_sent():
+def test_whole_reply_is_one_stopped_candidate_with_the_panels_usage_and_the_model_as_sent():
     asked = (
         GeminiFormat()
         .for_call("core", streamed=False, sse=True)
         .decode({"contents": [{"parts": [{"text": "x" * 40}]}]}, caller="local")
     )
-    reply = FORMAT.render(asked, [Seated("p1", "core", PLAN, "all"), Finished(content="y" * 400, bench={})])
+    finished = Finished(content="y" * 400, bench={}, usage=TokenUsage(11, 110))
+    reply = FORMAT.render(asked, [Seated("p1", "core", PLAN, "all"), finished])
     assert reply == {
         "candidates": [
             {"content": {"role": "model", "parts": [{"text": "y" * 400}]}, "finishReason": "STOP", "index": 0}
@@ -266,12 +268,14 @@ def test_reply_headers_name_every_seat_and_the_merger_as_compact_json():
         "status": "ok",
         "seconds": 1.0,
         "answer": "a",
+        "usage": {"input": 3, "output": 1, "estimated": False},
     }
     merger = {**seat, "call": "p1.merger", "seat": "merger", "alias": "mg"}
     headers = FORMAT.reply_headers([Finished(content="", bench={"seats": [seat], "merger": merger})])
+    usage = '"usage":{"input":3,"output":1,"estimated":false}'
     assert headers == {
-        "X-Bench-Seats": '[{"call":"p1.member1","seat":"member","alias":"m1","status":"ok"},'
-        '{"call":"p1.merger","seat":"merger","alias":"mg","status":"ok"}]'
+        "X-Bench-Seats": f'[{{"call":"p1.member1","seat":"member","alias":"m1","status":"ok",{usage}}},'
+        f'{{"call":"p1.merger","seat":"merger","alias":"mg","status":"ok",{usage}}}]'
     }
 
 

@@ -19,6 +19,7 @@ from panelgate.core.types import (
     Seated,
     SeatPlan,
     SeatResult,
+    TokenUsage,
 )
 from panelgate.formats.ollama import OllamaChat, OllamaGenerate
 
@@ -237,6 +238,7 @@ async def test_stream_sends_pieces_keep_alives_and_a_done_line_with_the_panels_d
             bench=bench,
             text="footer\n",
             times=PanelTimes(seated_s=0.125, first_answer_s=0.5, total_s=1.25),
+            usage=TokenUsage(1, 6),
         ),
     )
     assert [line["message"]["content"] for line in lines] == ["heading\n", "", "section\n", "footer\n", ""]

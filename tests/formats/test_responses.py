@@ -20,6 +20,7 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
     SeatPlan,
+    TokenUsage,
 )
 from panelgate.formats.responses import OpenAIResponses
 
@@ -300,11 +301,10 @@ def test_json_object_format_becomes_a_json_response_format():
     }
 
 
-def test_whole_reply_is_a_completed_response_echoing_the_model_with_estimated_usage():
+def test_whole_reply_is_a_completed_response_echoing_the_model_with_the_panels_usage():
     asked = FORMAT.decode({"model": "core:all", "input": "x" * 40}, caller="local")
-    reply = FORMAT.render(
-        asked, [Seated("p1", "core", PLAN, "all"), Finished(content="y" * 400, bench={"panel": "p1"})]
-    )
+    finished = Finished(content="y" * 400, bench={"panel": "p1"}, usage=TokenUsage(11, 110))
+    reply = FORMAT.render(asked, [Seated("p1", "core", PLAN, "all"), finished])
     assert (reply["id"], reply["object"], reply["status"], reply["model"]) == (
         "resp_p1",
         "response",

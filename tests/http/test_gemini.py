@@ -83,9 +83,11 @@ def test_whole_reply_names_the_panel_and_every_seat_in_headers(bench: Gateway, u
     assert response.status_code == 200, response.text
     panel = response.headers["X-Bench-Panel"]
     seats = orjson.loads(response.headers["X-Bench-Seats"])
-    assert seats == [
+    named = [{key: seat[key] for key in ("call", "seat", "alias", "status")} for seat in seats]
+    assert named == [
         {"call": f"{panel}.member{n}", "seat": "member", "alias": f"m{n}", "status": "ok"} for n in (1, 2, 3)
     ]
+    assert all(set(seat["usage"]) == {"input", "output", "estimated"} for seat in seats)
     assert "bench" not in response.json() and all(s["call"] in _text(response.json()) for s in seats)
 
 

@@ -23,7 +23,7 @@ def test_three_member_collection_answers_with_one_section_per_seat(bench: Gatewa
         assert seat["status"] == "ok" and seat["answer"] == f"answer from {seat['alias']}"
         assert isinstance(seat["seconds"], int | float)
         assert f"## member — {seat['alias']}" in content and seat["call"] in content
-    assert set(panel) == {"panel", "collection", "shape", "shape_by", "seats", "verdict"}
+    assert set(panel) == {"panel", "collection", "shape", "shape_by", "seats", "usage", "verdict"}
     assert panel["collection"] == "bench/core"
 
 

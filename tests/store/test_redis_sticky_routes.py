@@ -11,7 +11,7 @@ import pytest
 
 from panelgate.settings import Settings
 from panelgate.store import Database
-from panelgate.store.routes import ConversationRecord, TurnRecord
+from panelgate.store.records import ConversationRecord, TurnRecord
 from panelgate.store.shared.redis_routes import FORGOTTEN_AFTER
 from tests.store.conftest import T0, later
 from tests.support.shared_state import BACKENDS, processes

@@ -6,7 +6,7 @@ import asyncio
 
 from panelgate.store import Database
 from panelgate.store.errors import Conflict
-from panelgate.store.routes import ConversationRecord, TurnRecord
+from panelgate.store.records import ConversationRecord, TurnRecord
 from tests.store.conftest import T0
 
 

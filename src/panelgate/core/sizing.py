@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from panelgate.core.types import ChatMessage, ModelInfo
+from panelgate.core.types import ChatMessage, ModelInfo, TokenUsage
 
 IMAGE_TOKENS = 2500
 IMAGE_PLACEHOLDER = "[image]"
@@ -67,6 +67,19 @@ def estimate_tokens(messages: Sequence[ChatMessage]) -> int:
     chars = sum(len(message_text(message)) for message in messages)
     text_tokens = max(1, chars * 11 // 40) if chars else 0
     return text_tokens + IMAGE_TOKENS * count_images(messages)
+
+
+def call_usage(
+    messages: Sequence[ChatMessage], answer: str, tokens_in: int | None, tokens_out: int | None
+) -> TokenUsage:
+    """The upstream's counts for a call, each one it left out estimated (and the usage marked so):
+    replies report usage on every panel, and some endpoints never say."""
+    estimated = tokens_in is None or tokens_out is None
+    if tokens_in is None:
+        tokens_in = estimate_tokens(messages)
+    if tokens_out is None:
+        tokens_out = estimate_tokens([{"role": "assistant", "content": answer}])
+    return TokenUsage(tokens_in, tokens_out, estimated)
 
 
 def fits(model: ModelInfo, estimate: int) -> bool:

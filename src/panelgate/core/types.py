@@ -169,8 +169,37 @@ class SeatPlan:
 
 
 @dataclass(frozen=True)
+class TokenUsage:
+    """Tokens one call used, or a panel's calls together: what a reply's usage fields report.
+
+    `estimated` when the gateway counted (`core.sizing`) because an upstream reported nothing, so a
+    client that bills or budgets by these numbers can tell a guess from a provider's count.
+    """
+
+    input: int = 0
+    output: int = 0
+    estimated: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.input + self.output
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            self.input + other.input, self.output + other.output, self.estimated or other.estimated
+        )
+
+    def as_bench(self) -> dict[str, Any]:
+        return {"input": self.input, "output": self.output, "estimated": self.estimated}
+
+
+@dataclass(frozen=True)
 class SeatResult:
-    """How one seat went. `answer` is the text; `error` a one-line reason."""
+    """How one seat went. `answer` is the text; `error` a one-line reason.
+
+    `tokens_in`/`tokens_out` are what the upstream reported (None: it did not say), as the
+    record keeps them; `usage` is what the reply reports, estimated where they are None.
+    """
 
     call: str
     label: str
@@ -182,6 +211,7 @@ class SeatResult:
     error: str = ""
     tokens_in: int | None = None
     tokens_out: int | None = None
+    usage: TokenUsage = field(default_factory=TokenUsage)
 
     def as_bench(self) -> dict[str, Any]:
         return {
@@ -192,6 +222,7 @@ class SeatResult:
             "seconds": round(self.seconds, 2),
             "answer": self.answer,
             "error": self.error,
+            "usage": self.usage.as_bench(),
         }
 
 
@@ -272,13 +303,14 @@ class Finished:
 
     `content` is the whole reply (seats in seat order) for formats that answer
     at once; `text` is the last streamed piece (the footer); `bench` is the
-    reply field.
+    reply field; `usage` is every seat's and the merger's summed, for each API's own usage fields.
     """
 
     content: str
     bench: dict[str, Any]
     text: str = ""
     times: PanelTimes = field(default_factory=PanelTimes)
+    usage: TokenUsage = field(default_factory=TokenUsage)
 
 
 PanelEvent = Seated | SeatDone | MergeDelta | MergeDone | Heartbeat | Failed | Finished

@@ -51,7 +51,7 @@ from panelgate.engine.merge import run_merge
 from panelgate.engine.panel_ids import PanelIdIssuer
 from panelgate.engine.record import record_panel
 from panelgate.engine.record_book import RecordBook
-from panelgate.engine.reply import PanelWords
+from panelgate.engine.reply import PanelWords, panel_usage
 from panelgate.engine.seat import ask_seat, target_for
 from panelgate.engine.seating_evidence import SeatingEvidence
 from panelgate.engine.shape_decision import seat_by_shape
@@ -265,9 +265,11 @@ class PanelRunner:
             merger, note = await self._merge(context, seats, queue)
         content, last = self._compose(context, seats, merger, note)
         reply_mode: Literal["all", "merged"] = "merged" if context.reply == "merged" and not note else "all"
+        usage = panel_usage(seats, merger)
         bench = words.bench(
             seats,
             reply=reply_mode,
+            usage=usage,
             merger=merger,
             note=note,
             merge_asked=context.reply == "merged",
@@ -288,7 +290,7 @@ class PanelRunner:
             first_answer_s=(first_answer or ended) - context.began,
             total_s=ended - context.began,
         )
-        queue.put(Finished(content=content, bench=bench, text=last, times=times))
+        queue.put(Finished(content=content, bench=bench, text=last, times=times, usage=usage))
 
     async def _merge(
         self, context: PanelContext, seats: list[SeatResult], queue: EventFeed[PanelEvent]

@@ -2,20 +2,42 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Literal, Protocol
 
-from panelgate.core.types import SeatResult
+from panelgate.core.types import ModelInfo, PanelRequest, SeatPlan, SeatResult
+from panelgate.engine.reply import PanelWords
 from panelgate.store import Database, PanelRecord, SeatRecord
 
-if TYPE_CHECKING:
-    from panelgate.engine.panel import PanelContext
+
+class RecordedPanel(Protocol):
+    """What recording reads of a running panel (`engine.panel.PanelContext` is one), named here
+    so this module needs nothing from the runner that calls it."""
+
+    @property
+    def request(self) -> PanelRequest: ...
+
+    @property
+    def roster(self) -> Mapping[str, ModelInfo]: ...
+
+    @property
+    def plan(self) -> SeatPlan: ...
+
+    @property
+    def words(self) -> PanelWords: ...
+
+    @property
+    def at(self) -> datetime: ...
+
+    @property
+    def owes_verdicts(self) -> bool: ...
 
 
 async def record_panel(
     db: Database,
     *,
-    context: PanelContext,
+    context: RecordedPanel,
     seats: Sequence[SeatResult],
     merger: SeatResult | None,
     note: str,

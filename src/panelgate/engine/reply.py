@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from panelgate.core import markdown
-from panelgate.core.types import ReplyMode, SeatPlan, SeatResult
+from panelgate.core.types import ReplyMode, SeatPlan, SeatResult, TokenUsage
 
 VERDICT_HINT = 'POST /bench/verdict {"call", "useful": true|false, "note", "real": [...], "false": [...]}'
 
@@ -57,6 +57,7 @@ class PanelWords:
         results: Sequence[SeatResult],
         *,
         reply: ReplyMode,
+        usage: TokenUsage,
         merger: SeatResult | None = None,
         note: str = "",
         merge_asked: bool = False,
@@ -64,8 +65,10 @@ class PanelWords:
     ) -> dict[str, Any]:
         """The `bench` reply field; `reply` and `merger` only when a merge was asked.
 
-        `note` is why a merge fell back to every answer; `notes` what else the caller should
-        know of how the request was taken (tools left out, say). `bench.note` joins them.
+        `usage` is the panel's (`panel_usage`): with each seat's, it says which counts are estimates,
+        which no API's own usage fields can. `note` is why a merge fell back to every answer;
+        `notes` what else the caller should know of how the request was taken (tools left out,
+        say). `bench.note` joins them.
         """
         bench: dict[str, Any] = {
             "panel": self.panel,
@@ -73,6 +76,7 @@ class PanelWords:
             "shape": self.plan.shape,
             "shape_by": self.plan.shape_by,
             "seats": [r.as_bench() for r in results],
+            "usage": usage.as_bench(),
             "verdict": VERDICT_HINT,
         }
         if self.plan.skipped:
@@ -85,3 +89,8 @@ class PanelWords:
         if said:
             bench["note"] = "; ".join(said)
         return bench
+
+
+def panel_usage(results: Sequence[SeatResult], merger: SeatResult | None) -> TokenUsage:
+    """Every seat's usage and the merger's call summed: what the panel cost, as replies report it."""
+    return sum((r.usage for r in [*results, *([merger] if merger else [])]), TokenUsage())

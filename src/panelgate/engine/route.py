@@ -51,7 +51,7 @@ from panelgate.engine.reply import VERDICT_HINT
 from panelgate.engine.route_shadows import ShadowSeats, ShadowTurn
 from panelgate.engine.seat import target_for
 from panelgate.store import Database, EndpointRecord
-from panelgate.store.routes import ConversationRecord, TurnRecord
+from panelgate.store.records import ConversationRecord, TurnRecord
 from panelgate.upstream import UpstreamClient, UpstreamError
 from panelgate.upstream.ledger_notes import CallTag
 

@@ -27,7 +27,7 @@ from panelgate.core.turn import TurnReader
 from panelgate.core.types import ModelInfo
 from panelgate.engine.seat import target_for
 from panelgate.store import Database, EndpointRecord
-from panelgate.store.routes import TurnRecord
+from panelgate.store.records import TurnRecord
 from panelgate.upstream import UpstreamClient, UpstreamError
 from panelgate.upstream.ledger_notes import CallTag
 

@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from panelgate.core.sizing import call_usage
 from panelgate.core.types import ChatMessage, ModelInfo, PlannedSeat, SeatResult, SeatStatus
 from panelgate.store import EndpointRecord
 from panelgate.upstream import Target, UpstreamClient, UpstreamError
@@ -34,9 +35,11 @@ async def ask_seat(
     caller: str,
     on_text: TextSink | None = None,
 ) -> SeatResult:
+    """The seat's outcome; an error seat reports zero usage, since a failed call says nothing
+    of what it used and an answer's estimate would count tokens never delivered."""
     started = time.monotonic()
 
-    def result(status: SeatStatus, answer: str = "", error: str = "", **usage: Any) -> SeatResult:
+    def result(status: SeatStatus, answer: str = "", error: str = "", **counts: Any) -> SeatResult:
         return SeatResult(
             call=call,
             label=seat.label,
@@ -46,7 +49,7 @@ async def ask_seat(
             seconds=time.monotonic() - started,
             answer=answer,
             error=error,
-            **usage,
+            **counts,
         )
 
     if target is None:
@@ -60,7 +63,10 @@ async def ask_seat(
         log.exception("seat %s failed unexpectedly", call)
         return result("error", error="internal error in the gateway while asking this seat")
     status: SeatStatus = "ok" if reply.text.strip() else "empty"
-    return result(status, answer=reply.text, tokens_in=reply.tokens_in, tokens_out=reply.tokens_out)
+    usage = call_usage(messages, reply.text, reply.tokens_in, reply.tokens_out)
+    return result(
+        status, answer=reply.text, tokens_in=reply.tokens_in, tokens_out=reply.tokens_out, usage=usage
+    )
 
 
 def target_for(model: ModelInfo, endpoints: Mapping[str, EndpointRecord]) -> Target | None:

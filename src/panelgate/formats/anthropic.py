@@ -33,6 +33,7 @@ from panelgate.core.types import (
     PanelEvent,
     PanelRequest,
     Seated,
+    TokenUsage,
 )
 from panelgate.formats.protocol import BenchInBody, finished_panel
 from panelgate.formats.request_fields import panel_request, read_model, read_own_tools, read_stream
@@ -245,8 +246,9 @@ def has_own_tools(body: dict[str, Any]) -> bool:
     return read_own_tools(body, own_types=_CUSTOM_TOOL_TYPES, refusal=_SERVER_TOOLS_ADVICE)
 
 
-def _output_tokens(content: str) -> int:
-    return estimate_tokens([{"role": "assistant", "content": content}])
+def _usage(usage: TokenUsage) -> dict[str, int]:
+    """The panel's summed usage (`Finished.usage`) in the Messages API's words."""
+    return {"input_tokens": usage.input, "output_tokens": usage.output}
 
 
 def sse(kind: str, data: dict[str, Any]) -> bytes:
@@ -304,11 +306,7 @@ class AnthropicMessages(BenchInBody):
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
         finished, panel = finished_panel(events)
         content = [{"type": "text", "text": finished.content}]
-        usage = {
-            "input_tokens": estimate_tokens(request.messages),
-            "output_tokens": _output_tokens(finished.content),
-        }
-        message = message_object(f"msg_{panel}", request.model, content, "end_turn", usage)
+        message = message_object(f"msg_{panel}", request.model, content, "end_turn", _usage(finished.usage))
         return {**message, "bench": finished.bench}
 
     async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
@@ -316,7 +314,9 @@ class AnthropicMessages(BenchInBody):
             if isinstance(event, Heartbeat):
                 yield sse("ping", {})
             elif isinstance(event, Seated):
-                yield message_start(f"msg_{event.panel}", request.model, estimate_tokens(request.messages), 1)
+                # the prompt as every seat is sent it, until `message_delta` brings the seats' counts
+                asked = estimate_tokens(request.messages) * len(event.plan.seats)
+                yield message_start(f"msg_{event.panel}", request.model, asked, 1)
                 yield sse("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
                 if event.text:
                     yield _text_delta(event.text)
@@ -331,7 +331,7 @@ class AnthropicMessages(BenchInBody):
                     "message_delta",
                     {
                         "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-                        "usage": {"output_tokens": _output_tokens(event.content)},
+                        "usage": _usage(event.usage),
                         "bench": event.bench,
                     },
                 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -26,7 +27,7 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
 )
-from panelgate.formats.openai_usage import openai_usage
+from panelgate.formats.openai_usage import openai_usage, usage_asked
 from panelgate.formats.protocol import BenchInBody, finished_panel
 from panelgate.formats.request_fields import panel_request, read_model, read_stream
 
@@ -97,7 +98,7 @@ class OpenAICompletions(BenchInBody):
     def decode(self, body: dict[str, Any], *, caller: str) -> PanelRequest:
         model = read_model(body)
         refuse_suffix(body)
-        return panel_request(
+        asked = panel_request(
             body,
             model=model,
             messages=prompt_messages(body),
@@ -105,6 +106,7 @@ class OpenAICompletions(BenchInBody):
             options=read_options(body),
             caller=caller,
         )
+        return replace(asked, usage_in_stream=usage_asked(body))
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
         finished, panel = finished_panel(events)
@@ -114,20 +116,21 @@ class OpenAICompletions(BenchInBody):
             "created": int(time.time()),
             "model": request.model,
             "choices": [completion_choice(finished.content, "stop")],
-            "usage": openai_usage(request, finished.content),
+            "usage": openai_usage(finished.usage),
             "bench": finished.bench,
         }
 
     async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
         chunk_id, created = "cmpl-", int(time.time())
 
-        def chunk(text: str, finish: str | None = None, **extra: Any) -> bytes:
+        def chunk(text: str | None, finish: str | None = None, **extra: Any) -> bytes:
+            """A chunk of the answer; `text` None is the usage chunk, which has no choices."""
             body = {
                 "id": chunk_id,
                 "object": "text_completion",
                 "created": created,
                 "model": request.model,
-                "choices": [completion_choice(text, finish)],
+                "choices": [] if text is None else [completion_choice(text, finish)],
                 **extra,
             }
             return b"data: " + orjson.dumps(body) + b"\n\n"
@@ -144,8 +147,10 @@ class OpenAICompletions(BenchInBody):
                 yield b"data: [DONE]\n\n"
                 return
             if isinstance(event, Finished):
-                yield chunk(event.text, "stop", usage=openai_usage(request, event.content), bench=event.bench)
-                yield b"data: [DONE]\n\n"
+                last = chunk(event.text, "stop", bench=event.bench)
+                if request.usage_in_stream:
+                    last += chunk(None, usage=openai_usage(event.usage))
+                yield last + b"data: [DONE]\n\n"
                 return
             if event.text:
                 yield chunk(event.text)

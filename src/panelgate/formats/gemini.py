@@ -37,6 +37,7 @@ from panelgate.core.types import (
     PanelEvent,
     PanelRequest,
     Seated,
+    TokenUsage,
 )
 from panelgate.formats.protocol import finished_panel
 from panelgate.formats.request_fields import panel_request
@@ -338,10 +339,13 @@ def gemini_error(status: int, message: str) -> dict[str, Any]:
     return {"code": status, "message": message, "status": _STATUS_NAMES.get(status, "INTERNAL")}
 
 
-def _usage(request: PanelRequest, content: str) -> dict[str, int]:
-    prompt = estimate_tokens(request.messages)
-    reply = estimate_tokens([{"role": "assistant", "content": content}])
-    return {"promptTokenCount": prompt, "candidatesTokenCount": reply, "totalTokenCount": prompt + reply}
+def _usage(usage: TokenUsage) -> dict[str, int]:
+    """The panel's summed usage (`Finished.usage`) in Gemini's words."""
+    return {
+        "promptTokenCount": usage.input,
+        "candidatesTokenCount": usage.output,
+        "totalTokenCount": usage.total,
+    }
 
 
 class GeminiCall:
@@ -411,11 +415,12 @@ class GeminiFormat(GeminiCall):
         finished, panel = finished_panel(events)
         return {
             **self._chunk(request, panel, finished.content, "STOP"),
-            "usageMetadata": _usage(request, finished.content),
+            "usageMetadata": _usage(finished.usage),
         }
 
     def reply_headers(self, events: Sequence[PanelEvent]) -> dict[str, str]:
-        """`X-Bench-Seats`: every seat (merger included) of a whole reply, as compact JSON."""
+        """`X-Bench-Seats`: every seat (merger included) of a whole reply, as compact JSON, each with
+        its usage (`estimated` where its upstream reported none)."""
         finished = events[-1]
         if not isinstance(finished, Finished):
             return {}
@@ -423,7 +428,7 @@ class GeminiFormat(GeminiCall):
             *finished.bench.get("seats", ()),
             *([finished.bench["merger"]] if "merger" in finished.bench else []),
         ]
-        named = [{key: seat[key] for key in ("call", "seat", "alias", "status")} for seat in seats]
+        named = [{key: seat[key] for key in ("call", "seat", "alias", "status", "usage")} for seat in seats]
         return {"X-Bench-Seats": json.dumps(named, separators=(",", ":"))}
 
     async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
@@ -442,7 +447,7 @@ class GeminiFormat(GeminiCall):
                 return
             if isinstance(event, Finished):
                 last = self._chunk(request, panel, event.text, "STOP")
-                yield {**last, "usageMetadata": _usage(request, event.content)}
+                yield {**last, "usageMetadata": _usage(event.usage)}
                 return
             if event.text or isinstance(event, Heartbeat):
                 yield self._chunk(request, panel, event.text)

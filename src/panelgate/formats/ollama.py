@@ -24,7 +24,6 @@ from typing import Any
 import orjson
 
 from panelgate.core.errors import BadRequest, GatewayError
-from panelgate.core.sizing import estimate_tokens
 from panelgate.core.types import (
     ChatMessage,
     Failed,
@@ -309,8 +308,8 @@ class _OllamaReply(BenchInBody, ABC):
             **self._piece(request, text, done=True),
             "done_reason": "stop",
             **_panel_durations(finished.times),
-            "prompt_eval_count": estimate_tokens(request.messages),
-            "eval_count": estimate_tokens([{"role": "assistant", "content": finished.content}]),
+            "prompt_eval_count": finished.usage.input,
+            "eval_count": finished.usage.output,
             "bench": finished.bench,
         }
 

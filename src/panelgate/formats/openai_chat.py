@@ -27,7 +27,7 @@ from panelgate.core.types import (
     PanelRequest,
     Seated,
 )
-from panelgate.formats.openai_usage import openai_usage
+from panelgate.formats.openai_usage import openai_usage, usage_asked
 from panelgate.formats.protocol import BenchInBody, finished_panel
 from panelgate.formats.request_fields import count_tools, panel_request, read_model, read_stream
 
@@ -99,17 +99,6 @@ def _check_message(message: object, index: int) -> ChatMessage:
     return message
 
 
-def _usage_asked(body: dict[str, Any]) -> bool:
-    stream_options = body.get("stream_options")
-    if stream_options is None:
-        return False
-    if not isinstance(stream_options, dict):
-        raise BadRequest(
-            '`stream_options` must be an object such as {"include_usage": true}', param="stream_options"
-        )
-    return stream_options.get("include_usage") is True
-
-
 class OpenAIChat(BenchInBody):
     name = "openai-chat"
     stream_media_type = "text/event-stream"
@@ -135,7 +124,7 @@ class OpenAIChat(BenchInBody):
             caller=caller,
             tools_offered=count_tools(body),
         )
-        return replace(asked, usage_in_stream=_usage_asked(body))
+        return replace(asked, usage_in_stream=usage_asked(body))
 
     def render(self, request: PanelRequest, events: Sequence[PanelEvent]) -> dict[str, Any]:
         finished, panel = finished_panel(events)
@@ -151,7 +140,7 @@ class OpenAIChat(BenchInBody):
                     "finish_reason": "stop",
                 }
             ],
-            "usage": openai_usage(request, finished.content),
+            "usage": openai_usage(finished.usage),
             "bench": finished.bench,
         }
 
@@ -185,7 +174,7 @@ class OpenAIChat(BenchInBody):
                 last = chunk({"content": event.text}) if event.text else b""
                 last += chunk({}, "stop", bench=event.bench)
                 if request.usage_in_stream:
-                    last += chunk(None, usage=openai_usage(request, event.content))
+                    last += chunk(None, usage=openai_usage(event.usage))
                 yield last + b"data: [DONE]\n\n"
                 return
             elif event.text:

@@ -30,7 +30,6 @@ from typing import Any
 import orjson
 
 from panelgate.core.errors import BadRequest, GatewayError
-from panelgate.core.sizing import estimate_tokens
 from panelgate.core.types import (
     ChatMessage,
     Failed,
@@ -39,6 +38,7 @@ from panelgate.core.types import (
     PanelEvent,
     PanelRequest,
     Seated,
+    TokenUsage,
 )
 from panelgate.formats.protocol import BenchInBody, finished_panel
 from panelgate.formats.request_fields import panel_request, read_model, read_own_tools, read_stream
@@ -253,15 +253,14 @@ def read_options(body: dict[str, Any]) -> dict[str, Any]:
 # ---- writing a reply -----------------------------------------------------------------
 
 
-def _usage(request: PanelRequest, content: str) -> dict[str, Any]:
-    asked = estimate_tokens(request.messages)
-    answered = estimate_tokens([{"role": "assistant", "content": content}])
+def _usage(usage: TokenUsage) -> dict[str, Any]:
+    """The panel's summed usage (`Finished.usage`) in the Responses API's words."""
     return {
-        "input_tokens": asked,
+        "input_tokens": usage.input,
         "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
-        "output_tokens": answered,
+        "output_tokens": usage.output,
         "output_tokens_details": {"reasoning_tokens": 0},
-        "total_tokens": asked + answered,
+        "total_tokens": usage.total,
     }
 
 
@@ -368,7 +367,7 @@ class _Lifecycle(NumberedEvents):
         whole = {
             **self.response("completed", [item]),
             "completed_at": int(time.time()),
-            "usage": _usage(self.request, text),
+            "usage": _usage(finished.usage),
             "bench": finished.bench,
         }
         return [
@@ -414,7 +413,7 @@ class OpenAIResponses(BenchInBody):
         return {
             **_response(request, panel, now, "completed", [item]),
             "completed_at": now,
-            "usage": _usage(request, finished.content),
+            "usage": _usage(finished.usage),
             "bench": finished.bench,
         }
 

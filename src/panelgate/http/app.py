@@ -52,7 +52,7 @@ from panelgate.jobs.runner import Scheduler
 from panelgate.mcp.server import McpGateway
 from panelgate.settings import Settings
 from panelgate.store import Database, EndpointRecord
-from panelgate.store.rate_book import RateRule
+from panelgate.store.records import RateRule
 from panelgate.suite.desk import SuiteDesk
 from panelgate.suite.onboarding_step import onboarding_suite
 from panelgate.upstream import KeyStore, UpstreamClient

@@ -26,8 +26,8 @@ from panelgate.store.connections import Connections
 from panelgate.store.endpoints import Endpoints
 from panelgate.store.gateway import Gateway
 from panelgate.store.models import Models
-from panelgate.store.rate_book import RateBook, RateRule
-from panelgate.store.records import EndpointRecord
+from panelgate.store.rate_book import RateBook
+from panelgate.store.records import EndpointRecord, RateRule
 
 log = logging.getLogger(__name__)
 

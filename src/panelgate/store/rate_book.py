@@ -13,17 +13,17 @@ can never both take the last request of a window.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, select
 
 from panelgate.core.rate_limits import StatedLimits
-from panelgate.core.rate_windows import MEASURES, WINDOWS, MeasureRule, Window
+from panelgate.core.rate_windows import MEASURES, WINDOWS
 from panelgate.store.audit import write_audit
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Invalid, NotFound
+from panelgate.store.records import RateRule, StatedRow
 from panelgate.store.tables import endpoints, rate_rules
 
 if TYPE_CHECKING:
@@ -31,34 +31,6 @@ if TYPE_CHECKING:
 
 LARGEST_ID = 2**31 - 1
 """The integer column's range on PostgreSQL: a larger id is simply not found (the drivers fail on it)."""
-
-
-@dataclass(frozen=True)
-class RateRule:
-    id: int
-    endpoint: str
-    served_id: str | None
-    """None: the rule holds for everything the connection serves, together."""
-    measure: MeasureRule
-    window: Window
-    most: int
-
-    def covers(self, endpoint: str, served_id: str) -> bool:
-        return self.endpoint == endpoint and self.served_id in (None, served_id)
-
-
-@dataclass(frozen=True)
-class StatedRow:
-    endpoint: str
-    served_id: str
-    measure: str
-    most: int | None
-    remaining: int | None
-    resets_at: datetime | None
-    retry_at: datetime | None
-    quota: str
-    style: str
-    updated_at: datetime
 
 
 def stated_rows(endpoint: str, served_id: str, stated: StatedLimits, now: datetime) -> list[StatedRow]:

@@ -2,7 +2,9 @@
 
 Frozen dataclasses, no database types: other rooms read them without knowing
 how they are stored. Collections and gateway limits use `CollectionInfo` and
-`GatewayLimits` from `core.types` directly.
+`GatewayLimits` from `core.types` directly. Rate rules and route conversations
+are here too, not beside their books, so `store.shared.protocols` can name
+them without importing the books that take those protocols.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from panelgate.core.rate_windows import MeasureRule, Window
 from panelgate.core.types import ModelInfo, Role, SeatStatus, Skip
 
 EndpointKind = Literal["provider", "aggregator", "hub", "local"]
@@ -203,3 +206,72 @@ class AuditRecord:
     action: str
     before: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class RateRule:
+    id: int
+    endpoint: str
+    served_id: str | None
+    """None: the rule holds for everything the connection serves, together."""
+    measure: MeasureRule
+    window: Window
+    most: int
+
+    def covers(self, endpoint: str, served_id: str) -> bool:
+        return self.endpoint == endpoint and self.served_id in (None, served_id)
+
+
+@dataclass(frozen=True)
+class StatedRow:
+    endpoint: str
+    served_id: str
+    measure: str
+    most: int | None
+    remaining: int | None
+    resets_at: datetime | None
+    retry_at: datetime | None
+    quota: str
+    style: str
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class ConversationRecord:
+    key: str
+    id: str
+    collection: str
+    caller: str
+    alias: str
+    """The model the conversation sticks to: the one that answered its last turn."""
+    answered_by: tuple[str, ...]
+    """Every model that answered a turn, in order; the n-th one's evidence call is `<id>.<n>`."""
+    turns: int
+    started_at: datetime
+    last_at: datetime
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    call: str
+    conversation: str
+    turn: int
+    at: datetime
+    collection: str
+    caller: str
+    alias: str
+    status: str
+    seconds: float
+    first_token_s: float | None = None
+    tool_calls: int = 0
+    finish: str | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    tokens_reasoning: int | None = None
+    tried: tuple[dict[str, str], ...] = field(default_factory=tuple)
+    """The members that failed before this one answered: `{"alias", "error"}` each."""
+    error: str = ""
+    purpose: str = "turn"
+    """`turn` (the caller's answer) or `shadow` (another member answering the same turn, for evaluation)."""
+    answer: str = ""
+    """Kept for shadows only, so they can be read and judged; a turn's answer went to its caller."""

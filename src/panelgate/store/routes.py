@@ -23,7 +23,6 @@ is a copy of the row kept there after the turn is recorded.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -33,51 +32,11 @@ from sqlalchemy.engine import Connection
 
 from panelgate.store.bulk import insert_rows, select_rows
 from panelgate.store.connections import Connections
+from panelgate.store.records import ConversationRecord, TurnRecord
 from panelgate.store.tables import evidence, route_conversations, route_turns
 
 if TYPE_CHECKING:
     from panelgate.store.shared.protocols import StickyRoutes
-
-
-@dataclass(frozen=True)
-class ConversationRecord:
-    key: str
-    id: str
-    collection: str
-    caller: str
-    alias: str
-    """The model the conversation sticks to: the one that answered its last turn."""
-    answered_by: tuple[str, ...]
-    """Every model that answered a turn, in order; the n-th one's evidence call is `<id>.<n>`."""
-    turns: int
-    started_at: datetime
-    last_at: datetime
-
-
-@dataclass(frozen=True)
-class TurnRecord:
-    call: str
-    conversation: str
-    turn: int
-    at: datetime
-    collection: str
-    caller: str
-    alias: str
-    status: str
-    seconds: float
-    first_token_s: float | None = None
-    tool_calls: int = 0
-    finish: str | None = None
-    tokens_in: int | None = None
-    tokens_out: int | None = None
-    tokens_reasoning: int | None = None
-    tried: tuple[dict[str, str], ...] = field(default_factory=tuple)
-    """The members that failed before this one answered: `{"alias", "error"}` each."""
-    error: str = ""
-    purpose: str = "turn"
-    """`turn` (the caller's answer) or `shadow` (another member answering the same turn, for evaluation)."""
-    answer: str = ""
-    """Kept for shadows only, so they can be read and judged; a turn's answer went to its caller."""
 
 
 class DatabaseStickyRoutes:

@@ -33,7 +33,8 @@ import orjson
 
 from panelgate.core.rate_limits import StatedLimits, read_headers, read_refusal
 from panelgate.core.rate_windows import period_end, period_of, seconds_until
-from panelgate.store.rate_book import RateBook, RateRule, StatedRow
+from panelgate.store.rate_book import RateBook
+from panelgate.store.records import RateRule, StatedRow
 from panelgate.store.shared import SharedStateUnavailable
 from panelgate.upstream.errors import UpstreamError
 

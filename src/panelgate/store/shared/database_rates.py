@@ -20,7 +20,8 @@ from sqlalchemy.engine import Connection
 from panelgate.core.rate_limits import StatedLimits
 from panelgate.store.bulk import insert_rows
 from panelgate.store.connections import Connections
-from panelgate.store.rate_book import RateRule, StatedRow, stated_rows
+from panelgate.store.rate_book import stated_rows
+from panelgate.store.records import RateRule, StatedRow
 from panelgate.store.shared.protocols import Take
 from panelgate.store.tables import rate_stated, rate_usage, utcnow
 

@@ -12,8 +12,7 @@ from datetime import datetime
 from typing import Protocol
 
 from panelgate.core.rate_limits import StatedLimits
-from panelgate.store.rate_book import RateRule, StatedRow
-from panelgate.store.routes import ConversationRecord
+from panelgate.store.records import ConversationRecord, RateRule, StatedRow
 
 Take = tuple[RateRule, int]
 """A rule and the period (see `core.rate_windows.period_of`) to count under it."""

@@ -26,7 +26,8 @@ import orjson
 
 from panelgate.core.rate_limits import StatedLimits
 from panelgate.core.rate_windows import period_end, seconds_until
-from panelgate.store.rate_book import RateRule, StatedRow, stated_rows
+from panelgate.store.rate_book import stated_rows
+from panelgate.store.records import RateRule, StatedRow
 from panelgate.store.shared.protocols import Take
 from panelgate.store.shared.redis_link import RedisLink
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import orjson
 
-from panelgate.store.routes import ConversationRecord
+from panelgate.store.records import ConversationRecord
 from panelgate.store.shared.redis_link import RedisLink
 
 FORGOTTEN_AFTER = timedelta(days=1)

@@ -21,8 +21,7 @@ from starlette.responses import HTMLResponse
 
 from panelgate.core.rate_windows import MEASURES, WINDOWS, per_window_words, period_end, period_of
 from panelgate.store import Database
-from panelgate.store.rate_book import RateRule, StatedRow
-from panelgate.store.records import EndpointRecord, ModelRecord
+from panelgate.store.records import EndpointRecord, ModelRecord, RateRule, StatedRow
 from panelgate.store.usage_book import UsageTotal
 from panelgate.web.frame import render
 
