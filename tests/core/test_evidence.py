@@ -73,6 +73,17 @@ def test_shapes_that_do_not_agree_are_not_pooled() -> None:
     assert prior.shape_var == pytest.approx(0.04, abs=0.015)  # Beta(2, 3) has variance 0.04
 
 
+def test_one_model_judged_again_and_again_does_not_lift_the_bench_mean() -> None:
+    """Explorers re-seat the promising model: its 200 verdicts count as one well-known cell, not 200
+    answers, so the many barely judged cells are not pulled toward its 90 %."""
+    cells = {("star", "code"): (180.0, 200.0)}
+    cells |= {(f"m{n}", "code"): (1.0, 3.0) for n in range(20)}
+    pooled = (180 + 20 + 1) / (200 + 60 + 2)
+    prior = fit_prior(cells, {})
+    assert pooled > 0.75
+    assert 0.3 < prior.mean < 0.45
+
+
 def test_a_suite_result_counts_as_a_fraction_of_a_verdict() -> None:
     cell = Counts(useful=2, not_useful=1, suite_right=4, suite_wrong=2)
     assert (cell.successes, cell.trials, cell.judged) == (2 + 4 * SUITE_WEIGHT, 3 + 6 * SUITE_WEIGHT, 3)

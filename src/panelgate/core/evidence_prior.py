@@ -91,8 +91,10 @@ def fit_prior(cells: Mapping[tuple[str, str], tuple[float, float]], families: Ma
     the bench (1 / (the cells' spread + its own noise)), not every answer
     pooled: explorers seat the promising models again and again, and pooled,
     their answers would lift the mean every less-judged cell is pulled toward.
-    The spread is fitted around the pooled rate first, then again around
-    that weighted mean.
+    Like every estimate here it is blended with a default (one half, worth
+    `DEFAULT_PAIRS` cells), so a new bench starts near even odds. The spread
+    is fitted around the pooled rate first, then again around that weighted
+    mean.
     """
     seen = {key: (s, n) for key, (s, n) in cells.items() if n > 0}
     pooled = (sum(s for s, _ in seen.values()) + 1.0) / (sum(n for _, n in seen.values()) + 2.0)
