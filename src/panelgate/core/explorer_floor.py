@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from panelgate.core.evidence import EvidenceBook
+from panelgate.core.types import ModelInfo
 
 MIN_FLOOR = 10
 """The smallest default floor: on a small bench, every model sits at least once in 10 panels."""
@@ -23,6 +24,13 @@ MIN_FLOOR = 10
 EarlyBy = Literal["gap", "spread"]
 """Where a model near its deadline may take an early seat: on a shape where it is fewest posterior
 standard deviations below the shape's best (`gap`), or where it has the fewest verdicts (`spread`)."""
+
+
+def bench_size(roster: Mapping[str, ModelInfo]) -> int:
+    """How many models could ever take an explorer seat (what the default floor grows with)."""
+    return sum(
+        1 for m in roster.values() if not m.retired and not m.ad_hoc and m.available and m.role != "image"
+    )
 
 
 def floor_panels(setting: int, bench_size: int) -> int:

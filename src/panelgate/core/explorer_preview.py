@@ -24,10 +24,11 @@ Under the old rule (`stalest`) the order is simply the longest unseated
 first.
 
 Pure: the engine gathers the bench, the book and the seating clock
-(`engine/explorer_preview.py`). The rule's own checks are private to
-`core/seating.py`; the few this preview needs are restated here, each saying
-which one it mirrors. The explorer rule's own steps (leader, challenger,
-least known) are the rule's public functions, so the two cannot drift.
+(`engine/explorer_preview.py`). Who may explore is restated here from
+`core/seating.py` (less what only a request knows: its size, a cool-down),
+saying so; the bench size and the explorer rule's own steps (leader,
+challenger, least known) are the rule's public functions, so they cannot
+drift.
 """
 
 from __future__ import annotations
@@ -104,13 +105,6 @@ def may_explore(model: ModelInfo, shape: str) -> bool:
         and _admits(shape, model.role)
         and model.role != "image"
         and (shape != "vision" or model.vision is True)
-    )
-
-
-def bench_size(roster: Mapping[str, ModelInfo]) -> int:
-    """How many models could ever take an explorer seat; mirrors `core/seating.py`'s `_bench_size`."""
-    return sum(
-        1 for m in roster.values() if not m.retired and not m.ad_hoc and m.available and m.role != "image"
     )
 
 

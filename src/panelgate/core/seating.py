@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Literal
 
 from panelgate.core.errors import BadRequest, TooLarge, Unavailable
-from panelgate.core.explorer_floor import floor_panels
+from panelgate.core.explorer_floor import bench_size, floor_panels
 from panelgate.core.explorer_policy import ExplorerEvidence, explorer_order
 from panelgate.core.family import family
 from panelgate.core.shapes import admits
@@ -240,13 +240,6 @@ def _may_explore(table: _Table, model: ModelInfo, shape: Shape, estimate: int) -
     )
 
 
-def _bench_size(roster: Mapping[str, ModelInfo]) -> int:
-    """How many models could ever take an explorer seat (what the default floor grows with)."""
-    return sum(
-        1 for m in roster.values() if not m.retired and not m.ad_hoc and m.available and m.role != "image"
-    )
-
-
 def _explorer_order(
     table: _Table,
     pool: list[str],
@@ -260,7 +253,7 @@ def _explorer_order(
     """The pool in the order the gateway's explorer rule would seat it."""
     if evidence is None or limits.explorer_rule == "stalest" or not pool:
         return _stalest_first(pool, last_seated)
-    floor = floor_panels(limits.explorer_floor, _bench_size(table.roster))
+    floor = floor_panels(limits.explorer_floor, bench_size(table.roster))
     return explorer_order(pool, shape=shape, seats=seats, floor=floor, evidence=evidence)
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 
-from panelgate.core.explorer_floor import MIN_FLOOR, floor_panels
-from panelgate.core.explorer_preview import ShapePreview, bench_size, preview_shape
+from panelgate.core.explorer_floor import MIN_FLOOR, bench_size, floor_panels
+from panelgate.core.explorer_preview import ShapePreview, preview_shape
 from panelgate.core.types import CollectionInfo, GatewayLimits, ModelInfo
 from panelgate.engine.record_book import RecordBook
 from panelgate.store import Database
