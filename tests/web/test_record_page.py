@@ -186,5 +186,11 @@ def test_at_phone_width_in_the_dark_the_tables_scroll_inside_their_frame(
             "the table does not scroll in its frame"
         )
         frame.evaluate("wrap => { wrap.scrollLeft = wrap.scrollWidth; }")
+        judge_panels(bench, 1, {"m1": True})  # the live redraw must keep the table where it was scrolled
+        page.wait_for_function(
+            """() => document.querySelector('#shape-general tr[data-alias="m1"] td.judged')
+                ?.textContent === '4'""",
+            timeout=LIVE_WITHIN_MS,
+        )
         verdicts = page.locator("#shape-general td.judged").first.bounding_box()
         assert verdicts is not None and verdicts["x"] + verdicts["width"] <= PHONE["width"]

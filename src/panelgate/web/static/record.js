@@ -189,10 +189,25 @@
     return note;
   }
 
+  // A redraw replaces each shape's table; where a person had scrolled one sideways (a phone), the new one
+  // opens at the same place rather than jumping back to its first column.
+  function sidewaysScrolls() {
+    const scrolled = new Map();
+    for (const wrap of standings.querySelectorAll(".shape-standings .table-wrap")) {
+      if (wrap.scrollLeft) scrolled.set(wrap.parentElement.id, wrap.scrollLeft);
+    }
+    return scrolled;
+  }
+
   function drawStandings(record) {
     const shapes = Object.entries(record.standings);
+    const scrolled = sidewaysScrolls();
     if (!shapes.length) standings.replaceChildren(noVerdicts(record.collection));
     else standings.replaceChildren(...shapes.map(([name, rows]) => shapeStandings(name, rows)));
+    for (const [id, left] of scrolled) {
+      const wrap = document.getElementById(id)?.querySelector(".table-wrap");
+      if (wrap) wrap.scrollLeft = left;
+    }
   }
 
   function scaleTop(most) {
