@@ -47,6 +47,21 @@ class CallerScope:
             )
         raise Forbidden(f"this gateway key may use {names} only, not bench/{collection}", param="model")
 
+    def record_of(self, collection: str | None) -> str | None:
+        """The collection a record read is about: all of them (None) for an open scope that names none.
+
+        A scoped caller sees only its own collections' verdicts, so naming
+        none means its one collection, and with several it must choose.
+        """
+        if self.collections is not None and collection is None:
+            if len(self.collections) != 1:
+                listed = ", ".join(f"bench/{c}" for c in sorted(self.collections))
+                asked = f"name one of this key's collections: ?collection= {listed}"
+                raise BadRequest(asked, param="collection")
+            collection = next(iter(self.collections))
+        self.check_collection(collection)
+        return collection
+
     def check_nominees(self, nominees: Sequence[str], roster: Mapping[str, ModelInfo]) -> None:
         """Refuse (403) seating ad hoc models through `with` for a caller not allowed to."""
         if self.ad_hoc or not nominees:

@@ -15,7 +15,7 @@ from panelgate.core.errors import BadRequest, NotFound
 from panelgate.formats.anthropic import AnthropicMessages
 from panelgate.formats.anthropic_route import AnthropicRoute
 from panelgate.http.body import read_json_object
-from panelgate.http.key_scope import check_collection, visible_collections
+from panelgate.http.key_scope import caller_scope, visible_collections
 from panelgate.http.panel_route import answer_panel, caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
@@ -40,7 +40,7 @@ async def count_tokens(request: Request) -> Response:
     asked = FORMAT.decode(
         await read_json_object(request, svc.settings.max_body_bytes), caller=caller_of(request)
     )
-    check_collection(request, asked.collection)
+    await svc.entry.admit(caller_scope(request), asked.collection)
     collections = await visible_collections(request)
     if asked.collection not in collections:
         offer = ", ".join(f"bench/{name}" for name in sorted(collections)) or "none yet"

@@ -18,6 +18,7 @@ from starlette.staticfiles import StaticFiles
 from panelgate import __version__
 from panelgate.catalog.desk import Catalog
 from panelgate.engine.auto_retire import AutoRetirer
+from panelgate.engine.entry import Entry
 from panelgate.engine.health import HealthDesk
 from panelgate.engine.onboarding import OnboardingQueue
 from panelgate.engine.panel import PanelRunner
@@ -117,7 +118,8 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             RouteSettings(keepalive_s=settings.keepalive_s, first_token_s=settings.route_first_token_s),
             book=book,
         )
-        mcp = McpGateway(db, runner)
+        entry = Entry(db, runner, routes)
+        mcp = McpGateway(db, entry)
         # Health probes and the scheduler: every process has a runner; the one holding the lease runs jobs.
         health_desk = HealthDesk(db, upstream)
         retirer = AutoRetirer(db, health_desk, upstream)
@@ -132,6 +134,7 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             upstream=upstream,
             panels=runner,
             routes=routes,
+            entry=entry,
             mcp=mcp,
             health=health_desk,
             scheduler=scheduler,

@@ -21,7 +21,7 @@ from panelgate.http.bench_schemas import (
     VerdictRecorded,
 )
 from panelgate.http.body import json_body, read_json_object
-from panelgate.http.key_scope import allowed_collections, caller_scope, check_collection
+from panelgate.http.key_scope import caller_scope
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
 
@@ -42,14 +42,7 @@ async def record(request: Request, collection: str = "", task: str = "", shape: 
     asked_shape = shape.strip() or None
     if asked_shape is not None and asked_shape not in SHAPES:
         raise BadRequest(f"`{asked_shape}` is no shape; shapes are {', '.join(SHAPES)}", param="shape")
-    name = collection.removeprefix("bench/").strip() or None
-    allowed = allowed_collections(request)
-    if allowed is not None and name is None:
-        if len(allowed) != 1:
-            listed = ", ".join(f"bench/{c}" for c in sorted(allowed))
-            raise BadRequest(f"name one of this key's collections: ?collection= {listed}", param="collection")
-        name = next(iter(allowed))
-    check_collection(request, name)
+    name = caller_scope(request).record_of(collection.removeprefix("bench/").strip() or None)
     db = services(request).db
     counts = await db.verdicts.record_counts(name, task.strip() or None)
     ranked = await read_standings(db, name, asked_shape)

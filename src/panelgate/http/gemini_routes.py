@@ -22,7 +22,7 @@ from panelgate.engine.listing import list_collections
 from panelgate.formats.gemini import METHODS, GeminiFormat
 from panelgate.formats.gemini_route import GeminiRoute
 from panelgate.http.body import read_json_object
-from panelgate.http.key_scope import allowed_collections, check_collection, visible_collections
+from panelgate.http.key_scope import allowed_collections, caller_scope, visible_collections
 from panelgate.http.panel_route import answer_panel, caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
@@ -66,7 +66,7 @@ async def _count_tokens(request: Request, bound: GeminiFormat) -> Response:
     svc = services(request)
     body = await read_json_object(request, svc.settings.max_body_bytes)
     asked = bound.decode_count(body, caller=caller_of(request))
-    check_collection(request, asked.collection)
+    await svc.entry.admit(caller_scope(request), asked.collection)
     collections = await visible_collections(request)
     if asked.collection not in collections:
         offer = ", ".join(f"bench/{name}" for name in sorted(collections)) or "none yet"

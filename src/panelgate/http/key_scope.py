@@ -6,8 +6,6 @@ The access layer puts the admitted key on `request.state`; without one
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from starlette.requests import Request
 
 from panelgate.core.caller_scope import OPEN_SCOPE, CallerScope
@@ -28,13 +26,3 @@ def allowed_collections(request: Request) -> frozenset[str] | None:
 async def visible_collections(request: Request) -> list[str]:
     """The names of the collections on the bench that this request may use."""
     return caller_scope(request).visible((await services(request).db.bench.snapshot()).collections)
-
-
-async def check_nominees(request: Request, nominees: Sequence[str]) -> None:
-    scope = caller_scope(request)
-    if not scope.ad_hoc and nominees:
-        scope.check_nominees(nominees, (await services(request).db.bench.snapshot()).roster)
-
-
-def check_collection(request: Request, collection: str | None) -> None:
-    caller_scope(request).check_collection(collection)

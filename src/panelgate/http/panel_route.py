@@ -9,18 +9,22 @@ reading, not the panel.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from panelgate.core.errors import error_for_status
-from panelgate.core.types import Failed
-from panelgate.engine.reply_mode import reply_mode
+from panelgate.core.route import RouteRequest
+from panelgate.core.types import Failed, PanelRequest
+from panelgate.engine.entry import Asked, StartedTurn
+from panelgate.formats.client_session import client_session
 from panelgate.formats.protocol import InboundFormat
 from panelgate.formats.request_fields import read_bench_field, read_model
 from panelgate.formats.route_protocol import RouteFormat
 from panelgate.http.body import read_json_object
-from panelgate.http.key_scope import check_collection, check_nominees
+from panelgate.http.key_scope import caller_scope
 from panelgate.http.responses import StreamedReply, json_response
 from panelgate.http.route_reply import answer_route
 from panelgate.http.services import services
@@ -51,14 +55,12 @@ async def answer_panel(
     """
     svc = services(request)
     body = await read_json_object(request, svc.settings.max_body_bytes, untyped=untyped)
-    if route is not None:
-        asked_model = model if model is not None else model_name(read_model(body))
-        if await reply_mode(svc.db, asked_model, read_bench_field(body)) == "route":
-            return await answer_route(request, fmt, route, body, caller_of(request))
-    asked = fmt.decode(body, caller=caller_of(request))
-    check_collection(request, asked.collection)
-    await check_nominees(request, asked.nominees)
-    run = await svc.panels.start(asked)
+    asked_either_way = _asked(request, body, fmt, route, model, model_name)
+    started = await svc.entry.start(asked_either_way, caller_scope(request))
+    if isinstance(started, StartedTurn):
+        assert route is not None, "a route turn starts only where the API reads one"
+        return await answer_route(fmt, route, started)
+    asked, run = started.request, started.run
     headers = {"X-Bench-Panel": run.panel}
     if asked.stream:
         return StreamedReply(
@@ -73,3 +75,27 @@ async def answer_panel(
             fmt.error_body(error_for_status(last.status, last.message)), last.status, headers
         )
     return json_response(fmt.render(asked, events), 200, {**headers, **fmt.reply_headers(events)})
+
+
+def _asked(
+    request: Request,
+    body: dict[str, Any],
+    fmt: InboundFormat,
+    route: RouteFormat | None,
+    model: str | None,
+    model_name: Callable[[str], str],
+) -> Asked:
+    """The request as this API reads it, either way; the engine decides which way it is answered."""
+
+    def as_panel(caller: str) -> PanelRequest:
+        return fmt.decode(body, caller=caller)
+
+    if route is None:
+        return Asked(model or "", None, as_panel)
+
+    def as_route(caller: str) -> RouteRequest:
+        turn = route.decode_route(body, caller=caller)
+        return replace(turn, session=client_session(request.headers, body))
+
+    asked_model = model if model is not None else model_name(read_model(body))
+    return Asked(asked_model, read_bench_field(body), as_panel, as_route)

@@ -13,33 +13,24 @@ no room for `bench`.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import replace
-from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import Response
 
 from panelgate.core.errors import error_for_status
 from panelgate.core.route import RouteBroken, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.types import Failed
+from panelgate.engine.entry import StartedTurn
 from panelgate.engine.route import RouteRun
-from panelgate.formats.client_session import client_session
 from panelgate.formats.protocol import InboundFormat
 from panelgate.formats.route_protocol import RouteFormat
-from panelgate.http.key_scope import check_collection
 from panelgate.http.responses import StreamedReply, json_response
-from panelgate.http.services import services
 
 OPENING_GRACE_S = 15.0
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-async def answer_route(
-    request: Request, fmt: InboundFormat, route: RouteFormat, body: dict[str, Any], caller: str
-) -> Response:
-    asked = replace(route.decode_route(body, caller=caller), session=client_session(request.headers, body))
-    check_collection(request, asked.collection)
-    run = await services(request).routes.start(asked)
+async def answer_route(fmt: InboundFormat, route: RouteFormat, started: StartedTurn) -> Response:
+    asked, run = started.request, started.run
     headers = {"X-Bench-Conversation": run.conversation}
     if asked.stream:
         opening = await run.opening(OPENING_GRACE_S)
@@ -59,8 +50,8 @@ async def answer_route(
     if isinstance(last, RouteBroken):
         return _refusal(fmt, Failed(502, last.message), headers)
     assert isinstance(last, RouteEnded), "a whole turn ends with RouteEnded, RouteBroken or Failed"
-    started = next(e for e in events if isinstance(e, RouteStarted))
-    headers["X-Bench-Model"] = started.alias
+    member = next(e for e in events if isinstance(e, RouteStarted))
+    headers["X-Bench-Model"] = member.alias
     headers["X-Bench-Call"] = str(last.bench.get("call", ""))
     turn = [e for e in events if not isinstance(e, Failed)]
     return json_response(route.render_route(asked, turn), 200, headers)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from panelgate.catalog.desk import Catalog
+from panelgate.engine.entry import Entry
 from panelgate.engine.health import HealthDesk
 from panelgate.engine.onboarding import OnboardingQueue
 from panelgate.engine.panel import PanelRunner
@@ -30,6 +31,8 @@ class Services:
     upstream: UpstreamClient
     panels: PanelRunner
     routes: RouteRunner
+    entry: Entry
+    """The one way a request starts a panel or a route turn (its scope checked there)."""
     mcp: McpGateway
     health: HealthDesk
     scheduler: Scheduler

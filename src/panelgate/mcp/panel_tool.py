@@ -9,6 +9,7 @@ labelled, with its call id), then the seats as JSON and how to judge them.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from mcp import types
@@ -17,9 +18,8 @@ from panelgate.core.caller_scope import CallerScope
 from panelgate.core.errors import BadRequest, UpstreamFailed, error_for_status
 from panelgate.core.naming import parse_model_id
 from panelgate.core.types import Failed, Finished, Heartbeat, PanelRequest, SeatDone, Seated
-from panelgate.engine.panel import PanelRunner
+from panelgate.engine.entry import Asked, Entry, StartedPanel
 from panelgate.mcp.tool_texts import answer
-from panelgate.store import Database
 
 Progress = Callable[[float, float | None, str], Awaitable[None]]
 """(seats done, seats in all, what happened): how a tool reports progress to its caller."""
@@ -40,7 +40,7 @@ def _text(arguments: Mapping[str, Any], name: str, *, required: bool = False) ->
     return value
 
 
-def read_ask(arguments: Mapping[str, Any], scope: CallerScope) -> PanelRequest:
+def read_ask(arguments: Mapping[str, Any]) -> PanelRequest:
     """The panel request an `ask` call stands for; a route collection is asked as a panel here."""
     collection = str(_text(arguments, "collection", required=True)).strip()
     prompt = str(_text(arguments, "prompt", required=True))
@@ -61,7 +61,6 @@ def read_ask(arguments: Mapping[str, Any], scope: CallerScope) -> PanelRequest:
         messages=messages,
         reply="merged" if merged else "all",
         nominees=tuple(a.strip() for a in nominees),
-        caller=scope.name,
     )
 
 
@@ -71,17 +70,17 @@ def _seat_line(bench: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 async def ask_panel(
-    db: Database, panels: PanelRunner, scope: CallerScope, arguments: Mapping[str, Any], progress: Progress
+    entry: Entry, scope: CallerScope, arguments: Mapping[str, Any], progress: Progress
 ) -> types.CallToolResult:
     """The reply's markdown, then the seats as JSON (also the structured result).
 
     Raises `GatewayError` when the panel is refused or fails.
     """
-    request = read_ask(arguments, scope)
-    scope.check_collection(request.collection)
-    if request.nominees:
-        scope.check_nominees(request.nominees, (await db.bench.snapshot()).roster)
-    run = await panels.start(request)
+    request = read_ask(arguments)
+    asked = Asked(request.model, None, lambda caller: replace(request, caller=caller))
+    started = await entry.start(asked, scope)
+    assert isinstance(started, StartedPanel), "an `ask` is read as a panel only"
+    run = started.run
     done, total = 0, None
     async for event in run.events():
         if isinstance(event, Seated):

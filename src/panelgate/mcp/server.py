@@ -26,7 +26,7 @@ from starlette.types import Receive, Scope, Send
 
 from panelgate import __version__
 from panelgate.core.errors import GatewayError
-from panelgate.engine.panel import PanelRunner
+from panelgate.engine.entry import Entry
 from panelgate.mcp.caller import scope_of_request
 from panelgate.mcp.collections_tool import list_collections
 from panelgate.mcp.judging_tools import pending_verdicts, verdict
@@ -42,11 +42,11 @@ def _utcnow() -> datetime:
 
 
 class McpGateway:
-    """The MCP tools over one gateway process's database and panel runner."""
+    """The MCP tools over one gateway process's database and its way in (`engine.entry`)."""
 
-    def __init__(self, db: Database, panels: PanelRunner, *, now: Callable[[], datetime] = _utcnow) -> None:
+    def __init__(self, db: Database, entry: Entry, *, now: Callable[[], datetime] = _utcnow) -> None:
         self._db = db
-        self._panels = panels
+        self._entry = entry
         self._now = now
         self.server: Server[Any] = Server(
             "panelgate",
@@ -82,7 +82,7 @@ class McpGateway:
 
         try:
             if params.name == "ask":
-                return await ask_panel(self._db, self._panels, scope, arguments, progress)
+                return await ask_panel(self._entry, scope, arguments, progress)
             if params.name == "verdict":
                 return await verdict(self._db, scope, arguments)
             if params.name == "pending_verdicts":
