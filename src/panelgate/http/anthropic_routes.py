@@ -1,4 +1,4 @@
-"""The Anthropic Messages surface: `POST /v1/messages`, `POST /v1/messages/count_tokens`.
+"""The Anthropic Messages API: `POST /v1/messages`, `POST /v1/messages/count_tokens`.
 
 It owns every path under `/v1/messages`, so a refusal there — an unknown
 collection, a body that is not JSON — reaches the Anthropic SDK in the error
@@ -8,33 +8,27 @@ seating uses, for a collection that exists.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from starlette.requests import Request
 from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, NotFound
 from panelgate.formats.anthropic import AnthropicMessages
 from panelgate.formats.anthropic_route import AnthropicRoute
 from panelgate.http.body import read_json_object
+from panelgate.http.gateway_table import Api, GatewayRoute
 from panelgate.http.key_scope import caller_scope, visible_collections
 from panelgate.http.panel_route import answer_panel, caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
 
-router = APIRouter()
 FORMAT = AnthropicMessages()
 ROUTE = AnthropicRoute()
 
 
-def owns(path: str) -> bool:
-    return path.startswith("/v1/messages")
-
-
-@router.post("/v1/messages")
 async def messages(request: Request) -> Response:
     return await answer_panel(request, FORMAT, ROUTE)
 
 
-@router.post("/v1/messages/count_tokens")
 async def count_tokens(request: Request) -> Response:
     svc = services(request)
     asked = FORMAT.decode(
@@ -50,3 +44,14 @@ async def count_tokens(request: Request) -> Response:
             )
         raise NotFound(f"no collection named `{asked.collection}`. Collections: {offer}", param="model")
     return json_response(FORMAT.count_tokens(asked))
+
+
+API = Api(
+    "Anthropic Messages",
+    FORMAT,
+    (
+        GatewayRoute("POST", "/v1/messages", messages, "a panel or route turn, Anthropic Messages"),
+        GatewayRoute("POST", "/v1/messages/count_tokens", count_tokens, "the size estimate seating uses"),
+    ),
+    ("/v1/messages",),
+)

@@ -44,7 +44,9 @@ from panelgate.http.access.access_log import AccessLog
 from panelgate.http.access.guard import AccessGuard
 from panelgate.http.access.policy import AccessPolicy
 from panelgate.http.access.throttle import LoginThrottle
-from panelgate.http.fast_paths import FastPaths
+from panelgate.http.gateway_front import GatewayFront
+from panelgate.http.gateway_openapi import describe_gateway
+from panelgate.http.gateway_table import GatewayTable
 from panelgate.http.path_aliases import PathAliases
 from panelgate.http.services import Services
 from panelgate.jobs.job import JobContext
@@ -62,16 +64,18 @@ from panelgate.web import pages
 from panelgate.web.frame import STATIC_DIR
 
 SHUTDOWN_GRACE_S = 30.0
-SURFACES = (
-    openai_chat_routes,
-    anthropic_routes,
-    ollama_routes,
-    gemini_routes,
-    responses_routes,
-    completions_routes,
-    mcp_route,
+GATEWAY = GatewayTable(
+    (
+        openai_chat_routes.API,
+        anthropic_routes.API,
+        ollama_routes.API,
+        gemini_routes.API,
+        responses_routes.API,
+        completions_routes.API,
+        mcp_route.API,
+    )
 )
-"""The inbound API surfaces (see `errors.Surface`); a new API format adds its module here."""
+"""The model APIs (see `gateway_table`); a new API adds its module's `API` here."""
 
 
 def app_from_environment() -> AccessLog:
@@ -153,13 +157,11 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             slot.release()
 
     app = FastAPI(title="panelgate", version=__version__, lifespan=lifespan)
-    gateway_routers = (*(s.router for s in SURFACES), bench.router)
-    app.state.surfaces = SURFACES
-    app.state.gateway_routers = gateway_routers
+    app.state.gateway = GATEWAY
     app.state.login = login_routes.LoginDesk(policy, LoginThrottle(policy.login_per_minute))
     errors.install(app)
-    for router in (health.router, login_routes.router, *gateway_routers, admin.router, *pages.ROUTERS):
+    for router in (health.router, login_routes.router, bench.router, admin.router, *pages.ROUTERS):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-    fast = FastPaths(app, gateway_routers)
-    return AccessLog(PathAliases(AccessGuard(fast, policy, app.state)))
+    describe_gateway(app, GATEWAY)
+    return AccessLog(PathAliases(AccessGuard(GatewayFront(app, GATEWAY), policy, app.state)))

@@ -1,21 +1,20 @@
-"""Every refusal in the shape its caller's API expects.
+"""Every refusal in the shape its caller's API expects, decided in one translator (`respond_to_error`).
 
-Handlers raise; this module decides the body. A path owned by an API surface
-(`app.state.surfaces`: each surface module says which paths it `owns` and its
-`FORMAT`) gets that API's error body; other admin routes (`/api/...`) get
-`{"error": {"message", "field"}}`; anything else (the bench routes, unknown
-paths) the OpenAI shape, the one most clients read. A stack trace or a
-secret never reaches a caller: unexpected failures are logged here and
-answered with a plain sentence.
+Handlers raise; this module decides the body. A path owned by one of the
+gateway's APIs (`app.state.gateway`, the `GatewayTable`) gets that API's
+error body; other admin routes (`/api/...`) get `{"error": {"message",
+"field"}}`; anything else (the bench routes, unknown paths) the OpenAI
+shape, the one most clients read. A stack trace or a secret never reaches a
+caller: unexpected failures are logged here and answered with a plain
+sentence.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
@@ -24,6 +23,7 @@ from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, GatewayError, MethodNotAllowed, NotFound, error_for_status
 from panelgate.formats.openai_chat import OpenAIChat
+from panelgate.http.gateway_table import ErrorShape, GatewayTable
 from panelgate.http.responses import json_response
 from panelgate.store import errors as store_errors
 
@@ -36,31 +36,15 @@ _STORE_STATUS: dict[type[Exception], int] = {
 _OPENAI = OpenAIChat()
 
 
-class ErrorShape(Protocol):
-    """How an API writes a refusal (every inbound format is one)."""
-
-    def error_body(self, error: GatewayError) -> dict[str, Any]: ...
-
-
-class Surface(Protocol):
-    """An API surface module: its router, its error shape, and the paths it owns."""
-
-    router: APIRouter
-    FORMAT: ErrorShape
-
-    def owns(self, path: str) -> bool: ...
-
-
 def format_for(request: Request) -> ErrorShape | None:
     """The API format whose error shape this request gets; None for the admin API."""
-    return format_for_path(request.url.path, request.app.state.surfaces)
+    return format_for_path(request.url.path, request.app.state.gateway)
 
 
-def format_for_path(path: str, surfaces: Iterable[Surface]) -> ErrorShape | None:
-    for surface in surfaces:
-        if surface.owns(path):
-            found: ErrorShape = surface.FORMAT
-            return found
+def format_for_path(path: str, table: GatewayTable) -> ErrorShape | None:
+    api = table.api_for(path)
+    if api is not None:
+        return api.errors
     return None if path.startswith("/api/") else _OPENAI
 
 
@@ -72,20 +56,18 @@ def error_body(fmt: ErrorShape | None, error: GatewayError) -> dict[str, Any]:
 
 
 def gateway_routes(request: Request) -> str:
-    """`METHOD /path` of every gateway route, for a 404 that says where to go instead."""
-    routes = [route for router in request.app.state.gateway_routers for route in router.routes]
-    return ", ".join(
-        f"{'/'.join(sorted(r.methods or ()))} {r.path}" for r in routes if isinstance(r, APIRoute)
-    )
+    """`METHOD /path` of every gateway route (the model APIs and `/bench/`), for a 404 that says where
+    to go instead."""
+    bench = [
+        f"{'/'.join(sorted(route.methods or ()))} {route.path}"
+        for route in request.app.routes
+        if isinstance(route, APIRoute) and route.path.startswith("/bench/")
+    ]
+    return ", ".join([*request.app.state.gateway.listing(), *bench])
 
 
 def error_response(request: Request, error: GatewayError, status: int | None = None) -> Response:
     return json_response(error_body(format_for(request), error), status or error.status)
-
-
-async def _gateway_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, GatewayError)
-    return error_response(request, exc)
 
 
 async def _store_error(request: Request, exc: Exception) -> Response:
@@ -123,20 +105,19 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
 
 
 async def respond_to_error(request: Request, exc: Exception) -> Response:
-    """The reply the app's exception handlers give for `exc`, for routes served in front of the app."""
+    """The reply for `exc`: the one translator, for the app's exception handlers and the gateway front."""
     if isinstance(exc, GatewayError):
-        return await _gateway_error(request, exc)
+        return error_response(request, exc)
     if isinstance(exc, tuple(_STORE_STATUS)):
         return await _store_error(request, exc)
     if isinstance(exc, HTTPException):
         return await _http_error(request, exc)
+    if isinstance(exc, RequestValidationError):
+        return await _validation_error(request, exc)
     return await _unexpected(request, exc)
 
 
 def install(app: FastAPI) -> None:
-    app.add_exception_handler(GatewayError, _gateway_error)
-    for kind in _STORE_STATUS:
-        app.add_exception_handler(kind, _store_error)
-    app.add_exception_handler(HTTPException, _http_error)
-    app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(Exception, _unexpected)
+    kinds: list[type[Exception]] = [GatewayError, *_STORE_STATUS, HTTPException, RequestValidationError]
+    for kind in [*kinds, Exception]:
+        app.add_exception_handler(kind, respond_to_error)

@@ -1,4 +1,4 @@
-"""The Gemini surface: `POST /v1beta/models/{model}:{method}`, `GET /v1beta/models[/{model}]`.
+"""The Gemini API: `POST /v1beta/models/{model}:{method}`, `GET /v1beta/models[/{model}]`.
 
 Google's SDKs put the model in the path and the method after its last colon,
 and a collection's model id has a slash in it (`bench/core`, sent as is or
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fastapi import APIRouter, Request
+from starlette.requests import Request
 from starlette.responses import Response
 
 from panelgate.core.errors import NotFound
@@ -22,6 +22,7 @@ from panelgate.engine.listing import list_collections
 from panelgate.formats.gemini import METHODS, GeminiFormat
 from panelgate.formats.gemini_route import GeminiRoute
 from panelgate.http.body import read_json_object
+from panelgate.http.gateway_table import Api, GatewayRoute
 from panelgate.http.key_scope import allowed_collections, caller_scope, visible_collections
 from panelgate.http.panel_route import answer_panel, caller_of
 from panelgate.http.responses import json_response
@@ -30,13 +31,8 @@ from panelgate.http.services import services
 PREFIX = "/v1beta/"
 _MODEL_PREFIX = "models/"
 
-router = APIRouter()
 FORMAT = GeminiFormat()
 ROUTE = GeminiRoute()
-
-
-def owns(path: str) -> bool:
-    return path.startswith(PREFIX)
 
 
 def _split_call(target: str) -> tuple[str, str]:
@@ -51,9 +47,8 @@ def _split_call(target: str) -> tuple[str, str]:
     return model.removeprefix(_MODEL_PREFIX), method
 
 
-@router.post("/v1beta/models/{target:path}")
-async def model_method(request: Request, target: str) -> Response:
-    model, method = _split_call(target)
+async def model_method(request: Request) -> Response:
+    model, method = _split_call(request.path_params["target"])
     sse = request.query_params.get("alt") == "sse"
     bound = FORMAT.for_call(model, streamed=method == "streamGenerateContent", sse=sse)
     if method == "countTokens":
@@ -105,13 +100,12 @@ async def _models(request: Request) -> list[dict[str, Any]]:
     ]
 
 
-@router.get("/v1beta/models")
 async def list_models(request: Request) -> Response:
     return json_response({"models": await _models(request)})
 
 
-@router.get("/v1beta/models/{target:path}")
-async def get_model(request: Request, target: str) -> Response:
+async def get_model(request: Request) -> Response:
+    target: str = request.path_params["target"]
     name = target.removeprefix(_MODEL_PREFIX)
     wanted = f"{_MODEL_PREFIX}{name if name.startswith('bench/') else f'bench/{name}'}"
     models = await _models(request)
@@ -120,3 +114,20 @@ async def get_model(request: Request, target: str) -> Response:
             return json_response(model)
     listed = ", ".join(m["displayName"] for m in models if ":" not in m["displayName"]) or "none yet"
     raise NotFound(f"no model `{target}` here; collections: {listed}", param="model")
+
+
+API = Api(
+    "Gemini",
+    FORMAT,
+    (
+        GatewayRoute("GET", "/v1beta/models", list_models, "the collections, as Gemini models"),
+        GatewayRoute("GET", "/v1beta/models/{target:path}", get_model, "one collection, as a Gemini model"),
+        GatewayRoute(
+            "POST",
+            "/v1beta/models/{target:path}",
+            model_method,
+            "generateContent, streamGenerateContent or countTokens on a collection",
+        ),
+    ),
+    (PREFIX,),
+)

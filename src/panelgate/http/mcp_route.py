@@ -1,6 +1,6 @@
-"""`/mcp` and `/v1/mcp`: the MCP server's streamable HTTP transport, as an API surface.
+"""`/mcp` and `/v1/mcp`: the MCP server's streamable HTTP transport, as one of the gateway's APIs.
 
-The paths are gateway routes (`access/paths.py`), so a request reaches the
+The paths are gateway routes (rows of `gateway_table`), so a request reaches the
 MCP server only with a gateway key when keys are required, and its tools see
 that key's scope. A refusal on these paths (no key, a foreign host, a body
 too large) is a JSON-RPC error, which MCP clients show to the person; any
@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
 from mcp import types
-from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from panelgate.core.errors import GatewayError
-from panelgate.http.access.paths import GATEWAY_EXACT
+from panelgate.http.gateway_table import Api, GatewayRoute
 
-MCP_PATHS = frozenset(path for path in GATEWAY_EXACT if path.endswith("/mcp"))
+MCP_PATHS = ("/mcp", "/v1/mcp")
 
 
 class McpTransport:
@@ -41,11 +39,13 @@ class JsonRpcRefusal:
         }
 
 
-FORMAT = JsonRpcRefusal()
-router = APIRouter()
-for _path in sorted(MCP_PATHS):
-    router.routes.append(Route(_path, McpTransport(), methods=["GET", "POST", "DELETE"]))
-
-
-def owns(path: str) -> bool:
-    return path in MCP_PATHS
+_TRANSPORT = McpTransport()
+API = Api(
+    "MCP",
+    JsonRpcRefusal(),
+    tuple(
+        GatewayRoute(method, path, None, "the MCP server (streamable HTTP)", asgi=_TRANSPORT)
+        for path in MCP_PATHS
+        for method in ("GET", "POST", "DELETE")
+    ),
+)

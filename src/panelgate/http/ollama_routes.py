@@ -1,6 +1,6 @@
-"""The Ollama surface: `/api/chat`, `/api/generate`, `/api/tags`, `/api/ps`, `/api/version`, `/api/show`.
+"""The Ollama API: `/api/chat`, `/api/generate`, `/api/tags`, `/api/ps`, `/api/version`, `/api/show`.
 
-`/api/` is also the admin API's prefix, so this surface `owns` exactly these
+`/api/` is also the admin API's prefix, so this API `owns` exactly these
 six paths: a refusal on them comes back as `{"error": "..."}` (what the
 Ollama clients raise), while every other `/api/...` path keeps the admin
 shape. The listing routes describe collections as Ollama describes local
@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Request
+from starlette.requests import Request
 from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, NotFound
@@ -26,6 +26,7 @@ from panelgate.engine.listing import list_collections
 from panelgate.formats.ollama import OllamaChat, OllamaGenerate, model_name
 from panelgate.formats.ollama_route import OllamaChatRoute, OllamaGenerateRoute
 from panelgate.http.body import read_json_object
+from panelgate.http.gateway_table import Api, GatewayRoute
 from panelgate.http.key_scope import allowed_collections
 from panelgate.http.panel_route import answer_panel
 from panelgate.http.responses import json_response
@@ -33,33 +34,24 @@ from panelgate.http.services import services
 
 OLLAMA_VERSION = "0.12.0"
 """The Ollama version this surface answers as; clients check it for features."""
-PATHS = ("/api/chat", "/api/generate", "/api/tags", "/api/ps", "/api/version", "/api/show")
 LOADED_FOR = timedelta(hours=24)
 """How far ahead `/api/ps` says a collection stays loaded: it never unloads, and clients count down."""
 
-router = APIRouter()
 FORMAT = OllamaChat()
 GENERATE = OllamaGenerate()
 
 
-def owns(path: str) -> bool:
-    return path in PATHS
-
-
-@router.post("/api/chat")
 async def chat(request: Request) -> Response:
     route = OllamaChatRoute(began=time.monotonic())  # one per turn: its durations start now
     return await answer_panel(request, FORMAT, route, model_name=model_name, untyped=True)
 
 
-@router.post("/api/generate")
 async def generate(request: Request) -> Response:
     route = OllamaGenerateRoute(began=time.monotonic())
     return await answer_panel(request, GENERATE, route, model_name=model_name, untyped=True)
 
 
-@router.get("/api/version")
-async def version() -> Response:
+async def version(request: Request) -> Response:
     return json_response({"version": OLLAMA_VERSION})
 
 
@@ -96,7 +88,6 @@ def _tag(entry: dict[str, Any], modified_at: str) -> dict[str, Any]:
     }
 
 
-@router.get("/api/tags")
 async def tags(request: Request) -> Response:
     modified_at = _now()
     entries = await list_collections(services(request).db, allowed_collections(request))
@@ -112,7 +103,6 @@ def _running(entry: dict[str, Any], now: datetime) -> dict[str, Any]:
     return running
 
 
-@router.get("/api/ps")
 async def running_models(request: Request) -> Response:
     """Ollama's loaded models: every collection the caller may ask, as `/api/tags` lists them."""
     now = datetime.now(UTC)
@@ -150,7 +140,6 @@ def _show(entry: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@router.post("/api/show")
 async def show(request: Request) -> Response:
     body = await read_json_object(request, services(request).settings.max_body_bytes, untyped=True)
     asked = body.get("model") or body.get("name")
@@ -164,3 +153,19 @@ async def show(request: Request) -> Response:
             return json_response(_show(entry))
     listed = ", ".join(str(e["id"]) for e in entries if ":" not in str(e["id"])) or "none yet"
     raise NotFound(f"no model `{asked}` here; collections: {listed}", param="model")
+
+
+API = Api(
+    "Ollama",
+    FORMAT,
+    (
+        GatewayRoute("POST", "/api/chat", chat, "a panel or route turn, Ollama chat", untyped=True),
+        GatewayRoute(
+            "POST", "/api/generate", generate, "a panel or route turn, Ollama generate", untyped=True
+        ),
+        GatewayRoute("GET", "/api/tags", tags, "the collections, as local models"),
+        GatewayRoute("GET", "/api/ps", running_models, "the collections, as loaded models"),
+        GatewayRoute("GET", "/api/version", version, "the Ollama version answered as"),
+        GatewayRoute("POST", "/api/show", show, "one collection, as a local model", untyped=True),
+    ),
+)

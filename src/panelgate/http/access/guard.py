@@ -19,12 +19,13 @@ from panelgate.core.errors import (
 )
 from panelgate.http.access import cors, session
 from panelgate.http.access.keys import admit
-from panelgate.http.access.paths import UNTYPED_JSON_PATHS, PathKind, kind_of
+from panelgate.http.access.paths import PathKind, kind_of
 from panelgate.http.access.policy import AccessPolicy
 from panelgate.http.access.refusal import Refusal
 from panelgate.http.access.request_view import RequestView
 from panelgate.http.body import NOT_JSON, UNTYPED_MEDIA
 from panelgate.http.errors import error_body, format_for_path
+from panelgate.http.gateway_table import GatewayTable
 from panelgate.http.responses import json_response
 
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -32,7 +33,7 @@ WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 class AccessGuard:
     def __init__(self, app: ASGIApp, policy: AccessPolicy, state: State) -> None:
-        """`state` is the app's: its `surfaces`, and the `services` (database) the lifespan puts there."""
+        """`state` is the app's: its `gateway` table, and the `services` the lifespan puts there."""
         self.app = app
         self.policy = policy
         self._state = state
@@ -42,7 +43,7 @@ class AccessGuard:
             await self.app(scope, receive, send)
             return
         view = RequestView.of(scope)
-        kind = kind_of(view.path)
+        kind = kind_of(view.path, self._state.gateway)
         origin = cors.allowed_origin(view, self.policy) if kind is PathKind.GATEWAY else None
         try:
             if cors.is_preflight(view):
@@ -82,7 +83,7 @@ class AccessGuard:
                         "gateway routes accept origins listed in PANELGATE_ALLOWED_ORIGINS"
                     )
                 )
-            if view.has_body() and not view.is_json() and not _untyped_json_taken(view):
+            if view.has_body() and not view.is_json() and not _untyped_json_taken(view, self._state.gateway):
                 raise Refusal(UnsupportedMedia(NOT_JSON))
         declared = view.headers.get("content-length")
         if declared is not None:
@@ -146,7 +147,7 @@ class AccessGuard:
         receive: Receive,
         send: Send,
     ) -> None:
-        body = error_body(format_for_path(view.path, self._state.surfaces), error)
+        body = error_body(format_for_path(view.path, self._state.gateway), error)
         response = json_response(body, error.status, headers)
         await response(scope, receive, _with_cors(send, origin) if origin else send)
 
@@ -162,9 +163,11 @@ def _with_cors(send: Send, origin: str) -> Send:
     return sending
 
 
-def _untyped_json_taken(view: RequestView) -> bool:
+def _untyped_json_taken(view: RequestView, table: GatewayTable) -> bool:
     """An Ollama write sent without a JSON type (no type, or curl's form default) by a program, not a
     page: its route reads the body as JSON and refuses it (415) when it is not. A browser sends such a
     form post across sites without asking first (no preflight), and always with an `Origin`, so one
     with an `Origin` must say JSON like every other write."""
-    return view.path in UNTYPED_JSON_PATHS and view.media() in UNTYPED_MEDIA and "origin" not in view.headers
+    return (
+        table.takes_untyped_json(view.path) and view.media() in UNTYPED_MEDIA and "origin" not in view.headers
+    )
