@@ -60,9 +60,8 @@ async def ask_probe(
     try:
         await client.relay(target, body, deadline=started + deadline_s, on_chunk=take, tag=tag)
     except UpstreamError as exc:
-        refused = exc.kind == "capacity" and exc.attempts == 0
         return ProbeReading(
-            "refused" if refused else "error",
+            "refused" if exc.never_sent else "error",
             time.monotonic() - started,
             error_kind=exc.kind,
             error=exc.message,

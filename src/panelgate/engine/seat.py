@@ -72,13 +72,16 @@ async def ask_seat(
 def target_for(model: ModelInfo, endpoints: Mapping[str, EndpointRecord]) -> Target | None:
     """Where a model is served, or None when its endpoint is gone."""
     endpoint = endpoints.get(model.endpoint)
-    if endpoint is None:
-        return None
+    return None if endpoint is None else target_at(endpoint, model.served_id)
+
+
+def target_at(endpoint: EndpointRecord, served_id: str) -> Target:
+    """Where the model `served_id` is called on `endpoint`."""
     return Target(
         endpoint=endpoint.name,
         base_url=endpoint.base_url,
         api=endpoint.api,
         key_name=endpoint.key_name,
         headers=dict(endpoint.headers or {}),
-        served_id=model.served_id,
+        served_id=served_id,
     )

@@ -2,6 +2,6 @@
 
 Tasks (`task`, read by `task_file`, gathered by `library`) are folders of
 a prompt, attached files and clauses; `scoring` and `results` are the pure
-rules; `desk` asks the models through the upstream client and keeps the
-answers. See DESIGN.md's `suite/` room.
+rules; `desk` asks the models through the engine's suite call and keeps
+the answers. See DESIGN.md's `suite/` room.
 """

@@ -1,12 +1,12 @@
-"""Asking models the suite's tasks through the upstream client, scoring each answer, keeping it.
+"""Asking models the suite's tasks through the engine, scoring each answer, keeping it.
 
-Every call goes through the same `UpstreamClient.chat` as a panel seat, so
-pacing holds it to the model's rate limits and the usage ledger notes it
-(purpose `suite`): a suite run spends from the same budget as everything
-else, in plain view. Models are asked a few at a time, each model's tasks
-one after another; a model that hits a rate limit is left alone for the
-rest of the run (its other tasks would only fail the same way), and the
-next scheduled pass asks those again first.
+Every call is the engine's suite call (`engine.suite_call`), which takes the
+same upstream path as a panel seat, so pacing holds it to the model's rate
+limits and the usage ledger notes it (purpose `suite`): a suite run spends
+from the same budget as everything else, in plain view. Models are asked a
+few at a time, each model's tasks one after another; a model that hits a
+rate limit is left alone for the rest of the run (its other tasks would only
+fail the same way), and the next scheduled pass asks those again first.
 
 `run_model` is the one call other rooms need (onboarding's suite step):
 one model at a depth, `full` (every task), `quick` or `quick+adhoc` (the
@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from panelgate.core.errors import BadRequest, NotFound
+from panelgate.engine.suite_call import SuiteClient, ask_for_suite
 from panelgate.store import Database, ModelRecord
 from panelgate.store.suite_book import SuiteAnswer
 from panelgate.suite.choice import Standing, pass_pairs, quick_sample
@@ -34,8 +35,6 @@ from panelgate.suite.plan import Ask, RunPlan, Skip, automatic, chosen_models, c
 from panelgate.suite.prompt import task_messages
 from panelgate.suite.results import ModelTally, ScoredAnswer, tally
 from panelgate.suite.scoring import Reply, Score, score
-from panelgate.upstream import UpstreamClient, UpstreamError
-from panelgate.upstream.ledger_notes import CallTag
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +72,7 @@ class SuiteDesk:
     def __init__(
         self,
         db: Database,
-        client: UpstreamClient,
+        client: SuiteClient,
         data_dir: Path,
         *,
         now: Callable[[], datetime] = utcnow,
@@ -145,18 +144,16 @@ class SuiteDesk:
         started = time.monotonic()
         tokens: tuple[int | None, int | None] = (None, None)
         try:
-            result = await self._client.chat(
-                ask.target,
+            said = await ask_for_suite(
+                self._client,
+                model,
+                ask.endpoint,
                 task_messages(task),
-                {},
                 deadline=started + self._deadline_s,
-                tag=CallTag("suite", caller, model.alias),
+                caller=caller,
             )
-            reply = Reply("ok" if result.text.strip() else "empty", result.text)
-            tokens = (result.tokens_in, result.tokens_out)
-        except UpstreamError as exc:
-            refused = exc.kind == "capacity" and exc.attempts == 0
-            reply = Reply("refused" if refused else "error", error_kind=exc.kind, error=exc.message)
+            reply = Reply(said.status, said.text, said.error_kind, said.error)
+            tokens = (said.tokens_in, said.tokens_out)
         except Exception:  # a bug of ours must not read as the model failing the task
             log.exception("suite task %s for %s failed unexpectedly", task.id, model.alias)
             reply = Reply("error", error_kind="other", error="internal error in the gateway")

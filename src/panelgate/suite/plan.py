@@ -16,21 +16,19 @@ from dataclasses import dataclass
 
 from panelgate.core.errors import BadRequest, NotFound
 from panelgate.core.sizing import estimate_tokens, fits
-from panelgate.engine.seat import target_for
 from panelgate.store import EndpointRecord, ModelRecord
 from panelgate.store.errors import Conflict
 from panelgate.suite.library import Catalogue
 from panelgate.suite.prompt import task_messages
 from panelgate.suite.task import Task
-from panelgate.upstream import Target
 
 
 @dataclass(frozen=True)
 class Ask:
-    """One task for one model, and where that model is served."""
+    """One task for one model, and the endpoint that model is served on."""
 
     model: ModelRecord
-    target: Target
+    endpoint: EndpointRecord
     task: Task
 
 
@@ -108,8 +106,8 @@ def plan_run(
     asks: list[Ask] = []
     skipped: list[Skip] = []
     for model in models:
-        target = None if model.endpoint_gone else target_for(model.to_info(), endpoints)
-        if target is None:
+        endpoint = None if model.endpoint_gone else endpoints.get(model.endpoint)
+        if endpoint is None:
             if named_models:
                 raise Conflict(f"`{model.alias}`'s endpoint is not configured any more", field="models")
             skipped += [
@@ -119,7 +117,7 @@ def plan_run(
         for task in tasks:
             size = estimate_tokens(task_messages(task))
             if fits(model.to_info(), size):
-                asks.append(Ask(model, target, task))
+                asks.append(Ask(model, endpoint, task))
             else:
                 why = f"about {size:,} tokens, more than its context window of {model.context_window:,}"
                 skipped.append(Skip(model.alias, task.id, why))

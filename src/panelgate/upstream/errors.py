@@ -59,6 +59,11 @@ class UpstreamError(Exception):
         self.retryable = retryable
         self.attempts = 1
 
+    @property
+    def never_sent(self) -> bool:
+        """Pacing refused the call before any request went out: the model did not fail, it was not asked."""
+        return self.kind == "capacity" and self.attempts == 0
+
 
 class UpstreamConnectError(UpstreamError):
     pass
