@@ -12,7 +12,7 @@ import pytest
 
 from panelgate.core.errors import BadRequest, GatewayError, error_for_status
 from panelgate.core.types import Failed, Finished, Heartbeat, PanelEvent, Seated, SeatPlan, TokenUsage
-from panelgate.formats.anthropic import AnthropicMessages
+from panelgate.formats.anthropic.panel import AnthropicMessages
 
 FORMAT = AnthropicMessages()
 PLAN = SeatPlan(seats=(), skipped=(), shape="general", shape_by="default", members=0, explorers=0)

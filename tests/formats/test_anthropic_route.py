@@ -12,8 +12,8 @@ from panelgate.core.errors import BadRequest
 from panelgate.core.route import RouteBroken, RouteEvent, RouteRequest
 from panelgate.core.turn import ReasoningPiece, TextPiece, ToolCallArguments, ToolCallStarted
 from panelgate.core.types import Heartbeat
-from panelgate.formats.anthropic import AnthropicMessages
-from panelgate.formats.anthropic_route import AnthropicRoute
+from panelgate.formats.anthropic.panel import AnthropicMessages
+from panelgate.formats.anthropic.route import AnthropicRoute
 from panelgate.formats.route_blocks import BlockClosed, BlockDelta, BlockOpened, TurnBlocks
 from tests.formats.route_helpers import (
     BENCH,

@@ -22,7 +22,7 @@ from panelgate.core.types import (
     SeatPlan,
     TokenUsage,
 )
-from panelgate.formats.completions import OpenAICompletions
+from panelgate.formats.completions.panel import OpenAICompletions
 
 FORMAT = OpenAICompletions()
 PLAN = SeatPlan(seats=(), skipped=(), shape="general", shape_by="default", members=0, explorers=0)

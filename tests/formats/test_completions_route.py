@@ -15,7 +15,7 @@ from panelgate.core.errors import BadRequest
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.turn import TurnReader
 from panelgate.core.types import Heartbeat
-from panelgate.formats.completions_route import CompletionsRoute
+from panelgate.formats.completions.route import CompletionsRoute
 
 ROUTE = CompletionsRoute()
 

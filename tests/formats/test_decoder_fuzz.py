@@ -42,19 +42,19 @@ from panelgate.core.route import RouteRequest
 from panelgate.core.route_choice import conversation_key
 from panelgate.core.sizing import count_images, estimate_tokens, prompt_preview
 from panelgate.core.types import PanelRequest
-from panelgate.formats.anthropic import AnthropicMessages
-from panelgate.formats.anthropic_route import AnthropicRoute
-from panelgate.formats.completions import OpenAICompletions
-from panelgate.formats.completions_route import CompletionsRoute
-from panelgate.formats.gemini import GeminiFormat
-from panelgate.formats.gemini_route import GeminiRoute
-from panelgate.formats.ollama import OllamaChat, OllamaGenerate
-from panelgate.formats.ollama_route import OllamaChatRoute, OllamaGenerateRoute
-from panelgate.formats.openai_chat import OpenAIChat
-from panelgate.formats.openai_chat_route import OpenAIChatRoute
+from panelgate.formats.anthropic.panel import AnthropicMessages
+from panelgate.formats.anthropic.route import AnthropicRoute
+from panelgate.formats.completions.panel import OpenAICompletions
+from panelgate.formats.completions.route import CompletionsRoute
+from panelgate.formats.gemini.panel import GeminiFormat
+from panelgate.formats.gemini.route import GeminiRoute
+from panelgate.formats.ollama.panel import OllamaChat, OllamaGenerate
+from panelgate.formats.ollama.route import OllamaChatRoute, OllamaGenerateRoute
+from panelgate.formats.openai_chat.panel import OpenAIChat
+from panelgate.formats.openai_chat.route import OpenAIChatRoute
 from panelgate.formats.protocol import InboundFormat
-from panelgate.formats.responses import OpenAIResponses
-from panelgate.formats.responses_route import ResponsesRoute
+from panelgate.formats.responses.panel import OpenAIResponses
+from panelgate.formats.responses.route import ResponsesRoute
 from panelgate.formats.route_protocol import RouteFormat
 from panelgate.http.body import read_json_object
 from tests.formats import fuzz_bodies as bodies

@@ -22,7 +22,7 @@ from panelgate.core.types import (
     SeatPlan,
     TokenUsage,
 )
-from panelgate.formats.gemini import GeminiFormat
+from panelgate.formats.gemini.panel import GeminiFormat
 
 FORMAT = GeminiFormat().for_call("bench/core", streamed=False, sse=True)
 PLAN = SeatPlan(seats=(), skipped=(), shape="general", shape_by="default", members=0, explorers=0)

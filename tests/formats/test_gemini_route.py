@@ -15,7 +15,7 @@ from panelgate.core.errors import BadRequest
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.turn import TurnReader
 from panelgate.core.types import Heartbeat
-from panelgate.formats.gemini_route import GeminiRoute
+from panelgate.formats.gemini.route import GeminiRoute
 
 ROUTE = GeminiRoute().for_call("bench/core:route", streamed=False, sse=True)
 HI = [{"role": "user", "parts": [{"text": "hi"}]}]

@@ -21,7 +21,7 @@ from panelgate.core.types import (
     SeatResult,
     TokenUsage,
 )
-from panelgate.formats.ollama import OllamaChat, OllamaGenerate
+from panelgate.formats.ollama.panel import OllamaChat, OllamaGenerate
 
 CHAT = OllamaChat()
 GENERATE = OllamaGenerate()

@@ -15,7 +15,7 @@ from panelgate.core.errors import BadRequest
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.turn import TurnReader
 from panelgate.core.types import Heartbeat
-from panelgate.formats.ollama_route import OllamaChatRoute, OllamaGenerateRoute
+from panelgate.formats.ollama.route import OllamaChatRoute, OllamaGenerateRoute
 
 CHAT = OllamaChatRoute()
 GENERATE = OllamaGenerateRoute()

@@ -9,7 +9,7 @@ import pytest
 
 from panelgate.core.errors import BadRequest
 from panelgate.core.types import Failed, Heartbeat, PanelEvent, Seated, SeatPlan
-from panelgate.formats.openai_chat import OpenAIChat
+from panelgate.formats.openai_chat.panel import OpenAIChat
 
 FORMAT = OpenAIChat()
 PLAN = SeatPlan(seats=(), skipped=(), shape="general", shape_by="default", members=0, explorers=0)

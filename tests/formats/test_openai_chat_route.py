@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from panelgate.core.errors import BadRequest
-from panelgate.formats.openai_chat_route import OpenAIChatRoute
+from panelgate.formats.openai_chat.route import OpenAIChatRoute
 
 ROUTE = OpenAIChatRoute()
 

@@ -22,7 +22,7 @@ from panelgate.core.types import (
     SeatPlan,
     TokenUsage,
 )
-from panelgate.formats.responses import OpenAIResponses
+from panelgate.formats.responses.panel import OpenAIResponses
 
 FORMAT = OpenAIResponses()
 PLAN = SeatPlan(seats=(), skipped=(), shape="general", shape_by="default", members=0, explorers=0)

@@ -12,8 +12,8 @@ from openai.types.responses import Response
 from panelgate.core.errors import BadRequest
 from panelgate.core.route import RouteBroken, RouteEvent, RouteRequest
 from panelgate.core.types import Heartbeat
-from panelgate.formats.responses import OpenAIResponses
-from panelgate.formats.responses_route import ResponsesRoute
+from panelgate.formats.responses.panel import OpenAIResponses
+from panelgate.formats.responses.route import ResponsesRoute
 from tests.formats.route_helpers import (
     BENCH,
     arguments_chunk,

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from panelgate.core.errors import GatewayError
 from panelgate.core.types import Finished, PanelEvent, PanelRequest, Seated
+from panelgate.formats.route_protocol import RouteFormat
 
 
 class InboundFormat(Protocol):
@@ -39,6 +40,14 @@ class InboundFormat(Protocol):
     def reply_headers(self, events: Sequence[PanelEvent]) -> dict[str, str]:
         """Headers for the whole reply, for an API whose body has no room for `bench`."""
         ...
+
+
+class ApiAdapter(InboundFormat, RouteFormat, Protocol):
+    """One inbound API both ways: a panel (`InboundFormat`) and a route turn (`RouteFormat`).
+
+    Each API's package (`formats/<api>/`) has one class of this shape, made of
+    its `panel` and `route` halves, and its HTTP routes hold that one object.
+    """
 
 
 class BenchInBody:

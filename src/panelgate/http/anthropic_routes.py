@@ -12,8 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, NotFound
-from panelgate.formats.anthropic import AnthropicMessages
-from panelgate.formats.anthropic_route import AnthropicRoute
+from panelgate.formats.anthropic import AnthropicApi
 from panelgate.http.body import read_json_object
 from panelgate.http.gateway_table import Api, GatewayRoute
 from panelgate.http.key_scope import caller_scope, visible_collections
@@ -21,12 +20,11 @@ from panelgate.http.panel_route import answer_panel, caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
 
-FORMAT = AnthropicMessages()
-ROUTE = AnthropicRoute()
+FORMAT = AnthropicApi()
 
 
 async def messages(request: Request) -> Response:
-    return await answer_panel(request, FORMAT, ROUTE)
+    return await answer_panel(request, FORMAT)
 
 
 async def count_tokens(request: Request) -> Response:

@@ -9,17 +9,15 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from panelgate.formats.completions import OpenAICompletions
-from panelgate.formats.completions_route import CompletionsRoute
+from panelgate.formats.completions import CompletionsApi
 from panelgate.http.gateway_table import Api, GatewayRoute
 from panelgate.http.panel_route import answer_panel
 
-FORMAT = OpenAICompletions()
-ROUTE = CompletionsRoute()
+FORMAT = CompletionsApi()
 
 
 async def completions(request: Request) -> Response:
-    return await answer_panel(request, FORMAT, ROUTE)
+    return await answer_panel(request, FORMAT)
 
 
 API = Api(

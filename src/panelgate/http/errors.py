@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, GatewayError, MethodNotAllowed, NotFound, error_for_status
-from panelgate.formats.openai_chat import OpenAIChat
+from panelgate.formats.openai_chat.panel import OpenAIChat
 from panelgate.http.gateway_table import ErrorShape, GatewayTable
 from panelgate.http.responses import json_response
 from panelgate.store import errors as store_errors

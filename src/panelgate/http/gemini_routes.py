@@ -19,8 +19,8 @@ from starlette.responses import Response
 from panelgate.core.errors import NotFound
 from panelgate.core.types import ModelInfo
 from panelgate.engine.listing import list_collections
-from panelgate.formats.gemini import METHODS, GeminiFormat
-from panelgate.formats.gemini_route import GeminiRoute
+from panelgate.formats.gemini import GeminiApi
+from panelgate.formats.gemini.panel import METHODS
 from panelgate.http.body import read_json_object
 from panelgate.http.gateway_table import Api, GatewayRoute
 from panelgate.http.key_scope import allowed_collections, caller_scope, visible_collections
@@ -31,8 +31,7 @@ from panelgate.http.services import services
 PREFIX = "/v1beta/"
 _MODEL_PREFIX = "models/"
 
-FORMAT = GeminiFormat()
-ROUTE = GeminiRoute()
+FORMAT = GeminiApi()
 
 
 def _split_call(target: str) -> tuple[str, str]:
@@ -53,11 +52,10 @@ async def model_method(request: Request) -> Response:
     bound = FORMAT.for_call(model, streamed=method == "streamGenerateContent", sse=sse)
     if method == "countTokens":
         return await _count_tokens(request, bound)
-    route = ROUTE.for_call(model, streamed=method == "streamGenerateContent", sse=sse)
-    return await answer_panel(request, bound, route, model=model)
+    return await answer_panel(request, bound, model=model)
 
 
-async def _count_tokens(request: Request, bound: GeminiFormat) -> Response:
+async def _count_tokens(request: Request, bound: GeminiApi) -> Response:
     svc = services(request)
     body = await read_json_object(request, svc.settings.max_body_bytes)
     asked = bound.decode_count(body, caller=caller_of(request))

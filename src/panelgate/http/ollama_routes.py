@@ -23,8 +23,8 @@ from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, NotFound
 from panelgate.engine.listing import list_collections
-from panelgate.formats.ollama import OllamaChat, OllamaGenerate, model_name
-from panelgate.formats.ollama_route import OllamaChatRoute, OllamaGenerateRoute
+from panelgate.formats.ollama import OllamaChatApi, OllamaGenerateApi
+from panelgate.formats.ollama.panel import model_name
 from panelgate.http.body import read_json_object
 from panelgate.http.gateway_table import Api, GatewayRoute
 from panelgate.http.key_scope import allowed_collections
@@ -37,18 +37,17 @@ OLLAMA_VERSION = "0.12.0"
 LOADED_FOR = timedelta(hours=24)
 """How far ahead `/api/ps` says a collection stays loaded: it never unloads, and clients count down."""
 
-FORMAT = OllamaChat()
-GENERATE = OllamaGenerate()
+FORMAT = OllamaChatApi()
 
 
 async def chat(request: Request) -> Response:
-    route = OllamaChatRoute(began=time.monotonic())  # one per turn: its durations start now
-    return await answer_panel(request, FORMAT, route, model_name=model_name, untyped=True)
+    chat = OllamaChatApi(began=time.monotonic())  # one per request: a turn's durations start now
+    return await answer_panel(request, chat, model_name=model_name, untyped=True)
 
 
 async def generate(request: Request) -> Response:
-    route = OllamaGenerateRoute(began=time.monotonic())
-    return await answer_panel(request, GENERATE, route, model_name=model_name, untyped=True)
+    generate_api = OllamaGenerateApi(began=time.monotonic())
+    return await answer_panel(request, generate_api, model_name=model_name, untyped=True)
 
 
 async def version(request: Request) -> Response:

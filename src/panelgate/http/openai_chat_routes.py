@@ -14,20 +14,18 @@ from starlette.responses import Response
 
 from panelgate.core.errors import NotFound
 from panelgate.engine.listing import list_collections
-from panelgate.formats.openai_chat import OpenAIChat
-from panelgate.formats.openai_chat_route import OpenAIChatRoute
+from panelgate.formats.openai_chat import OpenAIChatApi
 from panelgate.http.gateway_table import Api, GatewayRoute
 from panelgate.http.key_scope import allowed_collections
 from panelgate.http.panel_route import answer_panel
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
 
-FORMAT = OpenAIChat()
-ROUTE = OpenAIChatRoute()
+FORMAT = OpenAIChatApi()
 
 
 async def chat_completions(request: Request) -> Response:
-    return await answer_panel(request, FORMAT, ROUTE)
+    return await answer_panel(request, FORMAT)
 
 
 def _openai_model(entry: dict[str, object], created: int) -> dict[str, object]:

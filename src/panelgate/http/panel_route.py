@@ -20,9 +20,8 @@ from panelgate.core.route import RouteRequest
 from panelgate.core.types import Failed, PanelRequest
 from panelgate.engine.entry import Asked, StartedTurn
 from panelgate.formats.client_session import client_session
-from panelgate.formats.protocol import InboundFormat
+from panelgate.formats.protocol import ApiAdapter
 from panelgate.formats.request_fields import read_bench_field, read_model
-from panelgate.formats.route_protocol import RouteFormat
 from panelgate.http.body import read_json_object
 from panelgate.http.key_scope import caller_scope
 from panelgate.http.responses import StreamedReply, json_response
@@ -39,14 +38,13 @@ def caller_of(request: Request) -> str:
 
 async def answer_panel(
     request: Request,
-    fmt: InboundFormat,
-    route: RouteFormat | None = None,
+    api: ApiAdapter,
     *,
     model: str | None = None,
     model_name: Callable[[str], str] = str.strip,
     untyped: bool = False,
 ) -> Response:
-    """A panel, or a route turn when the request asks for one and `route` can read it.
+    """A panel, or a route turn when the request asks for one, read and answered in `api`'s shape.
 
     `model` is the model the path names, for APIs that put it there (Gemini);
     `model_name` reads a body's model the way the API's adapter does (Ollama
@@ -55,46 +53,41 @@ async def answer_panel(
     """
     svc = services(request)
     body = await read_json_object(request, svc.settings.max_body_bytes, untyped=untyped)
-    asked_either_way = _asked(request, body, fmt, route, model, model_name)
+    asked_either_way = _asked(request, body, api, model, model_name)
     started = await svc.entry.start(asked_either_way, caller_scope(request))
     if isinstance(started, StartedTurn):
-        assert route is not None, "a route turn starts only where the API reads one"
-        return await answer_route(fmt, route, started)
+        return await answer_route(api, started)
     asked, run = started.request, started.run
     headers = {"X-Bench-Panel": run.panel}
     if asked.stream:
         return StreamedReply(
-            fmt.stream(asked, run.events()),
-            media_type=fmt.stream_media_type,
+            api.stream(asked, run.events()),
+            media_type=api.stream_media_type,
             headers={**STREAM_HEADERS, **headers},
         )
     events = await run.collect()
     last = events[-1]
     if isinstance(last, Failed):
         return json_response(
-            fmt.error_body(error_for_status(last.status, last.message)), last.status, headers
+            api.error_body(error_for_status(last.status, last.message)), last.status, headers
         )
-    return json_response(fmt.render(asked, events), 200, {**headers, **fmt.reply_headers(events)})
+    return json_response(api.render(asked, events), 200, {**headers, **api.reply_headers(events)})
 
 
 def _asked(
     request: Request,
     body: dict[str, Any],
-    fmt: InboundFormat,
-    route: RouteFormat | None,
+    api: ApiAdapter,
     model: str | None,
     model_name: Callable[[str], str],
 ) -> Asked:
     """The request as this API reads it, either way; the engine decides which way it is answered."""
 
     def as_panel(caller: str) -> PanelRequest:
-        return fmt.decode(body, caller=caller)
-
-    if route is None:
-        return Asked(model or "", None, as_panel)
+        return api.decode(body, caller=caller)
 
     def as_route(caller: str) -> RouteRequest:
-        turn = route.decode_route(body, caller=caller)
+        turn = api.decode_route(body, caller=caller)
         return replace(turn, session=client_session(request.headers, body))
 
     asked_model = model if model is not None else model_name(read_model(body))

@@ -11,17 +11,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from panelgate.core.errors import NotFound
-from panelgate.formats.responses import OpenAIResponses
-from panelgate.formats.responses_route import ResponsesRoute
+from panelgate.formats.responses import ResponsesApi
 from panelgate.http.gateway_table import Api, GatewayRoute
 from panelgate.http.panel_route import answer_panel
 
-FORMAT = OpenAIResponses()
-ROUTE = ResponsesRoute()
+FORMAT = ResponsesApi()
 
 
 async def create_response(request: Request) -> Response:
-    return await answer_panel(request, FORMAT, ROUTE)
+    return await answer_panel(request, FORMAT)
 
 
 async def retrieve_response(request: Request) -> Response:

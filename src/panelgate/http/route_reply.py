@@ -21,45 +21,44 @@ from panelgate.core.route import RouteBroken, RouteEnded, RouteEvent, RouteReque
 from panelgate.core.types import Failed
 from panelgate.engine.entry import StartedTurn
 from panelgate.engine.route import RouteRun
-from panelgate.formats.protocol import InboundFormat
-from panelgate.formats.route_protocol import RouteFormat
+from panelgate.formats.protocol import ApiAdapter
 from panelgate.http.responses import StreamedReply, json_response
 
 OPENING_GRACE_S = 15.0
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-async def answer_route(fmt: InboundFormat, route: RouteFormat, started: StartedTurn) -> Response:
+async def answer_route(api: ApiAdapter, started: StartedTurn) -> Response:
     asked, run = started.request, started.run
     headers = {"X-Bench-Conversation": run.conversation}
     if asked.stream:
         opening = await run.opening(OPENING_GRACE_S)
         if isinstance(opening, Failed):
-            return _refusal(fmt, opening, headers)
+            return _refusal(api, opening, headers)
         if opening is not None:
             headers["X-Bench-Model"] = opening.alias
         return StreamedReply(
-            route.stream_route(asked, _stream_events(asked, run, opening)),
-            media_type=fmt.stream_media_type,
+            api.stream_route(asked, _stream_events(asked, run, opening)),
+            media_type=api.stream_media_type,
             headers={**STREAM_HEADERS, **headers},
         )
     events = await run.collect()
     last = events[-1]
     if isinstance(last, Failed):
-        return _refusal(fmt, last, headers)
+        return _refusal(api, last, headers)
     if isinstance(last, RouteBroken):
-        return _refusal(fmt, Failed(502, last.message), headers)
+        return _refusal(api, Failed(502, last.message), headers)
     assert isinstance(last, RouteEnded), "a whole turn ends with RouteEnded, RouteBroken or Failed"
     member = next(e for e in events if isinstance(e, RouteStarted))
     headers["X-Bench-Model"] = member.alias
     headers["X-Bench-Call"] = str(last.bench.get("call", ""))
     turn = [e for e in events if not isinstance(e, Failed)]
-    return json_response(route.render_route(asked, turn), 200, headers)
+    return json_response(api.render_route(asked, turn), 200, headers)
 
 
-def _refusal(fmt: InboundFormat, failed: Failed, headers: dict[str, str]) -> Response:
+def _refusal(api: ApiAdapter, failed: Failed, headers: dict[str, str]) -> Response:
     refusal = error_for_status(failed.status, failed.message)
-    return json_response(fmt.error_body(refusal), failed.status, headers)
+    return json_response(api.error_body(refusal), failed.status, headers)
 
 
 async def _stream_events(

@@ -16,7 +16,7 @@ tools (web search, file search, code interpreter, ...), file and audio parts
 and uploaded-file ids are refused too, because a 200 that quietly ignored them
 would be worse than a 400 saying what to send instead.
 
-Route mode (`responses_route`) reads `input` with the same functions
+Route mode (`route`, beside this module) reads `input` with the same functions
 (`read_input`, `read_options`, `refuse_stored`, `has_own_tools`) and writes
 its replies with the same builders, so both modes speak one dialect.
 """

@@ -27,7 +27,7 @@ from panelgate.core.errors import BadRequest
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.turn import TextPiece, ToolCall, ToolCallArguments, ToolCallStarted
 from panelgate.core.types import ChatMessage, Heartbeat
-from panelgate.formats.gemini import (
+from panelgate.formats.gemini.panel import (
     GeminiCall,
     candidate_chunk,
     function_declarations,
@@ -248,10 +248,10 @@ class GeminiRoute(GeminiCall):
     async def stream_route(
         self, request: RouteRequest, events: AsyncIterator[RouteEvent]
     ) -> AsyncIterator[bytes]:
-        async for framed in self.framed(self._chunks(request, events)):
+        async for framed in self.framed(self._turn_chunks(request, events)):
             yield framed
 
-    async def _chunks(
+    async def _turn_chunks(
         self, request: RouteRequest, events: AsyncIterator[RouteEvent]
     ) -> AsyncIterator[dict[str, Any]]:
         response_id, calls = "", OpenCalls(_call_part)

@@ -12,7 +12,7 @@ tools, cached content — is refused with what to send instead.
 Google's SDKs refuse reply fields they do not know, so `bench` never goes in
 the body: a whole reply names its seats in the `X-Bench-Seats` header
 (`reply_headers`). A stream is SSE with `?alt=sse`, else one JSON array
-written element by element. Route mode (`gemini_route`) reads messages and
+written element by element. Route mode (`route`, beside this module) reads messages and
 writes frames with the same helpers (`gemini_messages`, `sse_frame`, ...).
 """
 
@@ -353,7 +353,7 @@ class GeminiCall:
 
     The surface keeps an unbound one (used for error bodies); `for_call` binds a
     model, streaming and the stream's framing. The panel adapter and the route
-    adapter (`gemini_route.GeminiRoute`) are both bound this way and frame their
+    adapter (`route.GeminiRoute`) are both bound this way and frame their
     streams alike."""
 
     name = "gemini"
@@ -432,10 +432,10 @@ class GeminiFormat(GeminiCall):
         return {"X-Bench-Seats": json.dumps(named, separators=(",", ":"))}
 
     async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:
-        async for framed in self.framed(self._chunks(request, events)):
+        async for framed in self.framed(self._panel_chunks(request, events)):
             yield framed
 
-    async def _chunks(
+    async def _panel_chunks(
         self, request: PanelRequest, events: AsyncIterator[PanelEvent]
     ) -> AsyncIterator[dict[str, Any]]:
         panel = ""

@@ -49,7 +49,7 @@ from panelgate.core.turn import (
     ToolCall,
 )
 from panelgate.core.types import Heartbeat
-from panelgate.formats.anthropic import (
+from panelgate.formats.anthropic.panel import (
     error_object,
     has_own_tools,
     message_object,

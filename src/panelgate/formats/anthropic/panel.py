@@ -11,7 +11,7 @@ dropped because no seat could continue another model's reasoning. Anything a
 panel would otherwise drop silently — PDF documents, uploaded files,
 vendor-hosted (server) tools — is refused with what to send instead.
 
-Route mode (`anthropic_route`) reads the conversation with the same
+Route mode (`route`, beside this module) reads the conversation with the same
 functions (`read_conversation`, `read_options`, `has_own_tools`), so a
 Messages history means the same to a panel and to a routed member.
 """

@@ -22,7 +22,7 @@ from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent
 from panelgate.core.sizing import estimate_tokens
 from panelgate.core.turn import TextPiece
 from panelgate.core.types import Heartbeat
-from panelgate.formats.completions import (
+from panelgate.formats.completions.panel import (
     completion_choice,
     completion_error,
     prompt_messages,

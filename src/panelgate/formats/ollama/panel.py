@@ -8,7 +8,7 @@ bare base64 with no media type, so the type is read from the bytes; and
 tool calls carry no ids, so calls are numbered `call_N` in order and each
 tool result answers the oldest open call of its tool's name. `/api/generate`'s
 `context` continues a conversation Ollama stored; nothing is stored here, so
-it is refused rather than silently dropped. Route mode (`ollama_route`)
+it is refused rather than silently dropped. Route mode (`route`, beside this module)
 reads messages and writes lines with the same helpers.
 """
 

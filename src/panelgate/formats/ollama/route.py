@@ -24,7 +24,7 @@ from panelgate.core.errors import BadRequest
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest
 from panelgate.core.turn import TextPiece, ToolCall, ToolCallArguments, ToolCallStarted
 from panelgate.core.types import Heartbeat
-from panelgate.formats.ollama import (
+from panelgate.formats.ollama.panel import (
     chat_messages,
     created_at,
     durations,

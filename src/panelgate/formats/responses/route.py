@@ -44,7 +44,7 @@ from panelgate.core.errors import BadRequest
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.types import Heartbeat
 from panelgate.formats.request_fields import read_model, read_stream, route_request
-from panelgate.formats.responses import (
+from panelgate.formats.responses.panel import (
     HOSTED_ADVICE,
     NumberedEvents,
     error_object,

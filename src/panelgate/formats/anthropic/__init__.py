@@ -1,0 +1,12 @@
+"""Anthropic Messages, one adapter for both ways of answering: `panel` reads a request as a panel and
+writes the panel's reply; `route` reads it as a route turn and relays the member's answer. The
+API's HTTP routes hold one adapter (`ApiAdapter`) and the engine decides which half is used."""
+
+from __future__ import annotations
+
+from panelgate.formats.anthropic.panel import AnthropicMessages
+from panelgate.formats.anthropic.route import AnthropicRoute
+
+
+class AnthropicApi(AnthropicMessages, AnthropicRoute):
+    """AnthropicMessages for panels and AnthropicRoute for route turns, as one `ApiAdapter`."""

@@ -1,0 +1,12 @@
+"""OpenAI Responses, one adapter for both ways of answering: `panel` reads a request as a panel and
+writes the panel's reply; `route` reads it as a route turn and relays the member's answer. The
+API's HTTP routes hold one adapter (`ApiAdapter`) and the engine decides which half is used."""
+
+from __future__ import annotations
+
+from panelgate.formats.responses.panel import OpenAIResponses
+from panelgate.formats.responses.route import ResponsesRoute
+
+
+class ResponsesApi(OpenAIResponses, ResponsesRoute):
+    """OpenAIResponses for panels and ResponsesRoute for route turns, as one `ApiAdapter`."""
