@@ -17,7 +17,8 @@ from starlette.responses import HTMLResponse
 from starlette.templating import Jinja2Templates
 
 from panelgate import __version__
-from panelgate.web.first_run import first_run
+from panelgate.http.dashboard.first_run import first_run
+from panelgate.http.services import services
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
@@ -70,7 +71,7 @@ def theme_of(request: Request) -> str:
 
 async def render(request: Request, slug: str, **context: Any) -> HTMLResponse:
     """The page `slug` (its template is `<slug>.html`) inside the frame."""
-    services = request.app.state.services
+    found = services(request)
     page = next(link for link in NAV if link.slug == slug)
     frame = {
         "nav": NAV,
@@ -78,8 +79,8 @@ async def render(request: Request, slug: str, **context: Any) -> HTMLResponse:
         "version": __version__,
         "theme": theme_of(request),
         "themes": THEMES,
-        "first_run": await first_run(services.db),
-        "login": services.settings.admin_token is not None,
+        "first_run": await first_run(found),
+        "login": found.settings.admin_token is not None,
     }
     response = TEMPLATES.TemplateResponse(request, f"{slug}.html", {**frame, **context}, headers=PAGE_HEADERS)
     return response

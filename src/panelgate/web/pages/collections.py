@@ -1,9 +1,10 @@
 """Collections: the list and its editor, the gateway limits, and how to ask one.
 
-The page reads the collections, the bench's models and the limits from the
-store; the editor and the limits dialog change them through the admin API
-(`/api/collections/{name}`, `/api/settings/gateway`). The panels asked
-lately are on the Gateway page (pages/gateway.py).
+The page shows the collections, the bench's models and the limits as
+`http/dashboard/collections.py` reads them; the editor and the limits dialog
+change them through the admin API (`/api/collections/{name}`,
+`/api/settings/gateway`). The panels asked lately are on the Gateway page
+(pages/gateway.py).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from fastapi import APIRouter, Request
 from starlette.responses import HTMLResponse
 
 from panelgate.core.types import OFFERED_TOOLS, REPLY_MODES, SHAPES, VERDICTS_OWED
-from panelgate.store.collections import public
+from panelgate.http.dashboard.collections import read_collections
+from panelgate.http.services import services
 from panelgate.web.frame import render
 
 router = APIRouter(include_in_schema=False)
@@ -44,29 +46,23 @@ class Snippet:
 
 @router.get("/collections")
 async def collections_page(request: Request) -> HTMLResponse:
-    db = request.app.state.services.db
-    collections = await db.collections.list()
-    models = await db.models.list()  # the bench only: a retired model is not offered as a member
+    found = await read_collections(services(request))
     origin = str(request.base_url).rstrip("/")
     keys_required = request.app.state.login.policy.keys_required
-    editor = {
-        "collections": {c.name: public(c) for c in collections},
-        "models": [{"alias": m.alias, "served_id": m.served_id, "endpoint": m.endpoint} for m in models],
-    }
     return await render(
         request,
         "collections",
-        collections=collections,
-        models=models,
+        collections=found.collections,
+        models=found.models,
         shapes=SHAPES,
         replies=REPLY_MODES,
         reply_notes=REPLY_NOTES,
         offered_tools={choice: OFFERED_TOOLS_NOTES[choice] for choice in OFFERED_TOOLS},
         verdicts_owed={choice: VERDICTS_OWED_NOTES[choice] for choice in VERDICTS_OWED},
-        limits=await db.gateway.limits(),
-        asks={c.name: ask_snippets(origin, c.name, keys_required) for c in collections},
+        limits=found.limits,
+        asks={c.name: ask_snippets(origin, c.name, keys_required) for c in found.collections},
         keys_required=keys_required,
-        editor=editor,
+        editor=found.editor,
     )
 
 

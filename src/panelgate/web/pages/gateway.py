@@ -5,8 +5,9 @@ The card is drawn and kept live by static/gateway-card.js from
 and every panel opens in the Judge view (`/judge?panel=…`), where a person
 judges all of its seats on one screen. The one piece of HTML either page
 takes from the server after loading is a seat's answer, which `seat_answer`
-renders here from markdown and sanitizes (web/answer_html.py) before it
-leaves: answers are written by models and treated as hostile text.
+(read by `http/dashboard/gateway.py`) renders here from markdown and
+sanitizes (web/answer_html.py) before it leaves: answers are written by
+models and treated as hostile text.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from html import escape
 from fastapi import APIRouter, Request
 from starlette.responses import HTMLResponse
 
-from panelgate.store import SeatRecord
+from panelgate.http.dashboard.gateway import SeatAnswer, read_seat_answer
+from panelgate.http.services import services
 from panelgate.web.answer_html import answer_html
 from panelgate.web.frame import PAGE_HEADERS, render
 
@@ -33,14 +35,14 @@ async def gateway_page(request: Request) -> HTMLResponse:
 @router.get("/gateway/seats/{call}/answer")
 async def seat_answer(request: Request, call: str) -> HTMLResponse:
     """A seat's answer as a sanitized HTML fragment, for the seat dialog and the Judge view to insert."""
-    seat = await request.app.state.services.db.panels.seat(call)
+    seat = await read_seat_answer(services(request), call)
     if seat is None:
         missing = f'<p class="muted">No seat with the call id <code>{escape(call)}</code> is recorded.</p>'
         return HTMLResponse(missing, status_code=404, headers=PAGE_HEADERS)
     return HTMLResponse(answer_fragment(seat), headers=PAGE_HEADERS)
 
 
-def answer_fragment(seat: SeatRecord) -> str:
+def answer_fragment(seat: SeatAnswer) -> str:
     failed = f'<p class="seat-error">The seat failed: {escape(seat.error)}</p>' if seat.error else ""
     if seat.answer.strip():
         return failed + answer_html(seat.answer)

@@ -1,88 +1,36 @@
 """Models: the roster grouped by the endpoint each model is reached through, and its dialogs.
 
 Putting a model on the bench, renaming it, its role and facts, retiring and
-restoring all go through `/api/models`; the page only reads. Each model's
-health chip is its status as `GET /api/health` gives it. Retired models
-are listed too (hidden until "Show retired" is ticked), under the endpoint
-they were on, or under "Removed endpoints" when that endpoint is gone.
+restoring all go through `/api/models`; the page only reads, through
+`http/dashboard/models.py`. Each model's health chip is its status as
+`GET /api/health` gives it. Retired models are listed too (hidden until
+"Show retired" is ticked), under the endpoint they were on, or under
+"Removed endpoints" when that endpoint is gone.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import Any
 
 from fastapi import APIRouter, Request
 from starlette.responses import HTMLResponse
 
 from panelgate.core.types import ROLES
-from panelgate.store.records import EndpointRecord, ModelRecord
+from panelgate.http.dashboard.models import model_fill, read_roster
+from panelgate.http.services import services
 from panelgate.web.frame import render
 
 router = APIRouter(include_in_schema=False)
 
 
-@dataclass(frozen=True)
-class EndpointGroup:
-    """The models reached through one endpoint; `endpoint` is None for removed endpoints."""
-
-    title: str
-    endpoint: EndpointRecord | None
-    models: list[ModelRecord] = field(default_factory=list)
-
-    @property
-    def on_bench(self) -> int:
-        return sum(1 for m in self.models if not m.retired)
-
-
-def model_fill(model: ModelRecord) -> dict[str, Any]:
-    """What the model dialog opens with: its facts, and `current`, the alias the change is sent to."""
-    return {
-        "current": model.alias,
-        "alias": model.alias,
-        "served_id": model.served_id,
-        "endpoint": model.endpoint,
-        "role": model.role,
-        "ad_hoc": model.ad_hoc,
-        "context_window": model.context_window,
-        "max_output": model.max_output,
-        "vision": model.vision,
-        "tools": model.tools,
-        "retired": model.retired,
-        "retired_note": retired_note(model),
-    }
-
-
-def retired_note(model: ModelRecord) -> str:
-    if model.retired_at is None:
-        return ""
-    why = f": {model.retired_why}" if model.retired_why else ""
-    return f"Retired {model.retired_at:%Y-%m-%d %H:%M}{why}."
-
-
-def grouped(endpoints: list[EndpointRecord], models: list[ModelRecord]) -> list[EndpointGroup]:
-    groups = {e.name: EndpointGroup(e.name, e) for e in endpoints}
-    gone = EndpointGroup("Removed endpoints", None)
-    for model in sorted(models, key=lambda m: (m.retired, m.alias.lower())):
-        group = groups.get(model.endpoint) if not model.endpoint_gone else None
-        (group or gone).models.append(model)
-    return [*groups.values(), *([gone] if gone.models else [])]
-
-
 @router.get("/models")
 async def models_page(request: Request) -> HTMLResponse:
-    services = request.app.state.services
-    db = services.db
-    endpoints = await db.endpoints.list()
-    models = await db.models.list(include_retired=True)
-    health = {found.alias: found.health for found in await services.health.report()}
+    roster = await read_roster(services(request))
     return await render(
         request,
         "models",
-        groups=grouped(endpoints, models),
-        endpoints=endpoints,
+        groups=roster.groups,
+        endpoints=roster.endpoints,
         roles=ROLES,
-        retired_count=sum(1 for m in models if m.retired),
+        retired_count=roster.retired_count,
         model_fill=model_fill,
-        health=health,
+        health=roster.health,
     )

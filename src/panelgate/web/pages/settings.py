@@ -1,7 +1,8 @@
 """Settings: gateway keys (made and revoked through `/api/keys`), the scheduler (its mode and jobs, changed
 through `/api/scheduler`), the theme, and the server's access state.
 
-The "server and access" table is read-only: those facts come from
+The keys and the scheduler are read by `http/dashboard/settings.py`. The
+"server and access" table is read-only: those facts come from
 `PANELGATE_*` when the process starts, so the page says what is in force
 and which variable changes it. Whether keys are required is the access
 policy's answer (the same object the guard checks), never worked out again
@@ -12,14 +13,14 @@ password as `***`, a gateway key only by its hint.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from fastapi import APIRouter, Request
 from sqlalchemy.engine import make_url
 from starlette.responses import HTMLResponse
 
 from panelgate.http.access.policy import AccessPolicy
-from panelgate.jobs.runner import SchedulerView
+from panelgate.http.dashboard.settings import read_settings
+from panelgate.http.services import services
 from panelgate.settings import Settings
 from panelgate.web.frame import THEME_COOKIE, render
 
@@ -48,34 +49,22 @@ class Fact:
 
 @router.get("/settings")
 async def settings_page(request: Request) -> HTMLResponse:
-    services = request.app.state.services
+    found = services(request)
     policy: AccessPolicy = request.app.state.login.policy
-    scheduler = await services.scheduler.view()
+    shown = await read_settings(found)
     return await render(
         request,
         "settings",
-        keys=await services.db.keys.list(),
-        collections=[c.name for c in await services.db.collections.list()],
+        keys=shown.keys,
+        collections=shown.collections,
         theme_notes=THEME_NOTES,
         theme_cookie=THEME_COOKIE,
-        server=server_and_access(services.settings, policy),
-        scheduler=scheduler,
-        runner=runner_words(scheduler),
+        server=server_and_access(found.settings, policy),
+        scheduler=shown.scheduler,
+        runner=shown.runner,
         modes=SCHEDULER_MODES,
         run_tones=RUN_TONES,
     )
-
-
-def runner_words(view: SchedulerView) -> str:
-    """Which gateway process runs the jobs, in words (one holds a lease in the database at a time)."""
-    lease = view.lease
-    if lease is None or lease.expires_at <= datetime.now(UTC):
-        if view.state.mode == "off":
-            return "No process runs jobs while the scheduler is off."
-        return "No gateway process holds the scheduler right now; one takes it on its next tick (every 30 s)."
-    if lease.holder == view.holder:
-        return f"This gateway process runs the jobs ({lease.holder})."
-    return f"Another gateway process runs the jobs ({lease.holder})."
 
 
 def server_and_access(settings: Settings, policy: AccessPolicy) -> tuple[Fact, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from panelgate.store import Database
+from panelgate.http.services import Services
 
 
 @dataclass(frozen=True)
@@ -20,10 +20,10 @@ class Step:
     """Where the step is done."""
 
 
-async def first_run(db: Database) -> tuple[Step, ...] | None:
+async def first_run(services: Services) -> tuple[Step, ...] | None:
     """The steps while any is left; None once every step is done."""
-    bench = await db.bench.snapshot()
-    asked = bool(await db.panels.recent(limit=1))
+    bench = await services.db.bench.snapshot()
+    asked = bool(await services.db.panels.recent(limit=1))
     steps = (
         Step("Add an endpoint", bool(bench.endpoints), "/endpoints"),
         Step("Put a model on the bench", any(not m.retired for m in bench.roster.values()), "/models"),
