@@ -19,7 +19,6 @@ from panelgate.cli.asked_files import WHERE, keep, read_sent
 from panelgate.cli.common import JsonFlag, Session, UrlOption, session, split_list
 from panelgate.cli.failures import CliFailure, UsageProblem
 from panelgate.cli.output import Output
-from panelgate.cli.progress import PanelProgress
 from panelgate.cli.prompt import prompt_text
 
 CHAT_PATH = "/v1/chat/completions"
@@ -75,6 +74,8 @@ def seat_table(output: Output, bench: dict[str, Any]) -> None:
 
 
 def stream_panel(s: Session, body: dict[str, Any]) -> dict[str, Any]:
+    from panelgate.cli.progress import PanelProgress  # Rich's live display: only a streamed panel needs it
+
     bench: dict[str, Any] | None = None
     with PanelProgress(s.output.err, body["model"]) as progress:
         for event in s.client.events(CHAT_PATH, body):

@@ -14,19 +14,19 @@ never end a panel that runs longer than the person asked to wait.
 
 from __future__ import annotations
 
+import http.client
 import os
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
-import httpx
 import orjson
 
 from panelgate import __version__
 from panelgate.cli.failures import CliFailure, NoServer, Refused, UsageProblem
+from panelgate.cli.transport import Response, Transport, Unreachable, lines
 
 DEFAULT_URL = "http://127.0.0.1:8122"
 DEFAULT_TIMEOUT_S = 900.0
@@ -39,9 +39,18 @@ def server_url(raw: str) -> str:
     if "://" not in url:
         url = f"http://{url}"
     url = url.removesuffix("/v1").rstrip("/")
-    if not url.startswith(("http://", "https://")) or url.endswith("://"):
+    if not url.startswith(("http://", "https://")) or url.endswith("://") or not _port_is_valid(url):
         raise UsageProblem(f"`{raw}` is not an http(s) URL of a panelgate server (--url / PANELGATE_URL)")
     return url
+
+
+def _port_is_valid(url: str) -> bool:
+    """No port, or a number a connection can be opened to (`host:abc` and `host:99999` are not)."""
+    try:
+        port = urlsplit(url).port
+    except ValueError:
+        return False
+    return port is None or port > 0
 
 
 def _timeout(raw: str | None) -> float:
@@ -97,7 +106,7 @@ def message_in(body: object) -> str | None:
     return error if isinstance(error, str) and error else None
 
 
-def _error_message(response: httpx.Response) -> str:
+def _error_message(response: Response) -> str:
     try:
         body = response.json()
     except ValueError:
@@ -109,7 +118,7 @@ def _error_message(response: httpx.Response) -> str:
     return f"the server answered {response.status_code} without saying why"
 
 
-def _refusal(response: httpx.Response, path: str) -> Refused:
+def _refusal(response: Response, path: str) -> Refused:
     message = _error_message(response)
     if response.status_code == 404 and message.startswith("no route"):
         message += f"; the server may be older than this command (panelgate {__version__})"
@@ -120,23 +129,16 @@ def _refusal(response: httpx.Response, path: str) -> Refused:
 
 
 class Client:
-    """A pooled HTTP client of one server; use as a context manager."""
+    """An HTTP client of one server; each exchange opens and closes its own connection."""
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
-        self._http = httpx.Client(
-            base_url=connection.url,
-            timeout=httpx.Timeout(connection.timeout_s, connect=min(connection.timeout_s, CONNECT_TIMEOUT_S)),
-            headers={"User-Agent": f"panelgate-cli/{__version__}"},
+        self._http = Transport(
+            connection.url,
+            headers={"User-Agent": f"panelgate-cli/{__version__}", "Accept": "*/*"},
+            timeout_s=connection.timeout_s,
+            connect_timeout_s=min(connection.timeout_s, CONNECT_TIMEOUT_S),
         )
-
-    def __enter__(self) -> Client:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self._http.close()
 
     def _headers(self, path: str) -> dict[str, str]:
         secret = self.connection.admin_token if is_admin_path(path) else self.connection.gateway_key
@@ -148,21 +150,21 @@ class Client:
             "(PANELGATE_TIMEOUT sets the limit)"
         )
 
-    def _transport_failure(self, error: httpx.HTTPError) -> CliFailure:
+    def _transport_failure(self, error: Unreachable | OSError | http.client.HTTPException) -> CliFailure:
         url = self.connection.url
-        if isinstance(error, httpx.ConnectError | httpx.ConnectTimeout):
+        if isinstance(error, Unreachable):
             return NoServer(url)
-        if isinstance(error, httpx.TimeoutException):
+        if isinstance(error, TimeoutError):
             return self._too_slow()
         return CliFailure(f"the connection to {url} broke off ({type(error).__name__})")
 
     def send(
         self, method: str, path: str, *, body: Any = None, params: Mapping[str, str] | None = None
-    ) -> httpx.Response:
+    ) -> Response:
         """One request; a refusal raises `Refused` with the server's message."""
         try:
-            response = self._http.request(method, path, json=body, params=params, headers=self._headers(path))
-        except httpx.HTTPError as error:
+            response = self._http.request(method, path, body=body, params=params, headers=self._headers(path))
+        except (Unreachable, OSError, http.client.HTTPException) as error:
             raise self._transport_failure(error) from None
         if response.status_code >= 400:
             raise _refusal(response, path)
@@ -187,11 +189,10 @@ class Client:
         stream still running after `PANELGATE_TIMEOUT` seconds is given up."""
         deadline = time.monotonic() + self.connection.timeout_s
         try:
-            with self._http.stream("POST", path, json=body, headers=self._headers(path)) as response:
-                if response.status_code >= 400:
-                    response.read()
-                    raise _refusal(response, path)
-                for line in response.iter_lines():
+            with self._http.exchange("POST", path, body=body, headers=self._headers(path)) as streamed:
+                if streamed.status >= 400:
+                    raise _refusal(Response(streamed.status, streamed.headers, streamed.read()), path)
+                for line in lines(streamed):
                     if time.monotonic() > deadline:
                         raise self._too_slow()
                     if not line.startswith("data:"):
@@ -205,7 +206,7 @@ class Client:
                             message_in(event) or "the panel failed after it started, without saying why"
                         )
                     yield event
-        except httpx.HTTPError as error:
+        except (Unreachable, OSError, http.client.HTTPException) as error:
             raise self._transport_failure(error) from None
 
 

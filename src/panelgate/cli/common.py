@@ -50,8 +50,9 @@ class Session:
 def session(ctx: typer.Context, url: str | None, as_json: bool) -> Iterator[Session]:
     """The client and output of one command run, with root and command options merged."""
     root = ctx.find_object(Common) or Common()
-    with Client(Connection.from_env(url or root.url)) as client:
-        yield Session(client=client, output=Output(as_json=as_json or root.as_json))
+    yield Session(
+        client=Client(Connection.from_env(url or root.url)), output=Output(as_json=as_json or root.as_json)
+    )
 
 
 def split_list(values: list[str] | None) -> list[str]:

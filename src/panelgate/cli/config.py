@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-import yaml
 
 from panelgate.cli.common import JsonFlag, UrlOption, YesFlag, session
 from panelgate.cli.confirm import confirm
@@ -35,6 +34,8 @@ def export_config(
     with session(ctx, url, as_json) as s:
         text = s.client.send("GET", "/api/config").text
         if s.as_json:
+            import yaml  # only `--json` reads the YAML here; the server parses what is imported
+
             text = json.dumps(yaml.safe_load(text), indent=2, ensure_ascii=False, default=str) + "\n"
         if to_file is None:
             s.output.write(text)

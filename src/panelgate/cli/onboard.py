@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import time
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from typer.core import TyperGroup
 
 from panelgate.cli.client import Client
 from panelgate.cli.common import JsonFlag, Session, UrlOption, YesFlag, session
 from panelgate.cli.confirm import confirm
 from panelgate.cli.failures import CliFailure, UsageProblem
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 DEFAULT_COMMAND = "add"
 POLL_S = 1.0
@@ -217,6 +219,8 @@ def clear(ctx: typer.Context, yes: YesFlag = False, as_json: JsonFlag = False, u
 def follow(s: Session, ids: set[int], *, batch: str | None = None) -> list[dict[str, Any]]:
     """Poll the queue until every item of `ids` has ended; their last state. On a terminal a bar per item
     shows its step; elsewhere a line per item as it ends."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     params = {"batch": batch} if batch else None
     with Progress(
         TextColumn("{task.description}"),

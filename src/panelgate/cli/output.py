@@ -4,6 +4,9 @@ Results go to stdout and everything else (notes, seat tables, errors) to
 stderr, so `panelgate ask core "..." > answer.md` keeps only the answers.
 Text from the server is printed as plain text, never as Rich markup, so a
 description holding `[red]` prints as written.
+
+Rich is imported when something is first printed through it, so a command
+that prints JSON, or fails before printing anything, never pays for it.
 """
 
 from __future__ import annotations
@@ -12,30 +15,32 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any, TextIO
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TextIO
 
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.console import Console
 
 WIDTH_WHEN_PIPED = 200
 
 
 def console_for(stream: TextIO) -> Console:
     """A console on `stream`; piped output gets wide lines so tables are not wrapped at 80."""
+    from rich.console import Console
+
     piped = not stream.isatty() and "COLUMNS" not in os.environ
     return Console(file=stream, width=WIDTH_WHEN_PIPED if piped else None, highlight=False, soft_wrap=False)
 
 
-def cell(value: Any) -> Text:
+def cell(value: Any) -> str:
     """One table cell: `-` for nothing, `yes`/`no` for flags, lists joined by commas."""
     if value is None or value == "" or value == []:
-        return Text("-")
+        return "-"
     if isinstance(value, bool):
-        return Text("yes" if value else "no")
+        return "yes" if value else "no"
     if isinstance(value, list | tuple):
-        return Text(", ".join(str(v) for v in value))
-    return Text(str(value))
+        return ", ".join(str(v) for v in value)
+    return str(value)
 
 
 class Output:
@@ -43,8 +48,14 @@ class Output:
 
     def __init__(self, as_json: bool = False) -> None:
         self.as_json = as_json
-        self.out = console_for(sys.stdout)
-        self.err = console_for(sys.stderr)
+
+    @cached_property
+    def out(self) -> Console:
+        return console_for(sys.stdout)
+
+    @cached_property
+    def err(self) -> Console:
+        return console_for(sys.stderr)
 
     def json(self, data: Any) -> None:
         self.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
@@ -56,10 +67,14 @@ class Output:
 
     def line(self, text: str) -> None:
         """A result line on stdout."""
+        from rich.text import Text
+
         self.out.print(Text(text))
 
     def note(self, text: str) -> None:
         """A remark on stderr (not part of the result)."""
+        from rich.text import Text
+
         self.err.print(Text(text))
 
     def table(
@@ -72,11 +87,14 @@ class Output:
         to_stderr: bool = False,
     ) -> None:
         """A table, or the `empty` remark on stderr when there are no rows."""
+        from rich.table import Table
+        from rich.text import Text
+
         table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
         for column in columns:
             table.add_column(column, overflow="fold")
         for row in rows:
-            table.add_row(*(cell(v) for v in row))
+            table.add_row(*(Text(cell(v)) for v in row))
         if not table.row_count:
             self.note(empty)
             return
@@ -86,7 +104,7 @@ class Output:
         """`name  value` lines on stdout, the values aligned."""
         width = max((len(name) for name, _ in pairs), default=0)
         for name, value in pairs:
-            self.write(f"{name.ljust(width)}  {cell(value).plain}\n")
+            self.write(f"{name.ljust(width)}  {cell(value)}\n")
 
     def result(self, data: Any, summary: str) -> None:
         """The server's JSON with `--json`, else one line saying what happened."""

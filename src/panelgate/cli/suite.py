@@ -11,17 +11,19 @@ the file and field at fault, next to the tasks that loaded.
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from panelgate.cli.common import JsonFlag, Session, UrlOption, session, split_list
 from panelgate.cli.failures import CliFailure
 from panelgate.cli.output import Output
 from panelgate.cli.suite_mine import mine
 from panelgate.cli.suite_seed import seed
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
 
 group = typer.Typer(no_args_is_help=True, help="The review suite: tasks, runs, and where each model stands.")
 group.command("seed")(seed)
@@ -119,6 +121,8 @@ class RunProgress:
     def __init__(self, console: Console) -> None:
         self._progress: Progress | None = None
         if console.is_terminal:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
             self._progress = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
