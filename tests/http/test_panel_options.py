@@ -181,9 +181,8 @@ def test_ollamas_no_limit_num_predict_sends_no_max_tokens(
 def test_gemini_generate_content_options_reach_every_seat_and_the_merger(
     trio: Gateway, received: Callable[[str, str], list[dict[str, Any]]]
 ):
-    options = types.HttpOptions(
-        base_url=trio.url, api_version="v1beta", retry_options=types.HttpRetryOptions(attempts=1)
-    )
+    # google-genai as it ships: its default API version, `v1`
+    options = types.HttpOptions(base_url=trio.url, retry_options=types.HttpRetryOptions(attempts=1))
     client = genai.Client(api_key="x", http_options=options)
     try:
         config = types.GenerateContentConfig(

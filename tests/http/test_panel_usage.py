@@ -61,9 +61,8 @@ def _assert_counted(bench: dict[str, Any]) -> None:
 
 
 def _gemini(gateway: Gateway) -> genai.Client:
-    options = types.HttpOptions(
-        base_url=gateway.url, api_version="v1beta", retry_options=types.HttpRetryOptions(attempts=1)
-    )
+    """google-genai as it ships: on its default API version, `v1`."""
+    options = types.HttpOptions(base_url=gateway.url, retry_options=types.HttpRetryOptions(attempts=1))
     return gateway.keep(genai.Client(api_key="x", http_options=options))
 
 
