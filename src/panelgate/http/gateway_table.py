@@ -55,9 +55,6 @@ class Api:
     """The API owns its routes' paths and every path under these: a refusal there, even before any
     route was found (a typo in the path), reaches its clients in the shape they read."""
 
-    def owns(self, path: str) -> bool:
-        return path.startswith(self.prefixes) or any(route.path == path for route in self.routes)
-
 
 @dataclass(frozen=True)
 class Found:
@@ -74,6 +71,8 @@ class GatewayTable:
         self.apis = tuple(apis)
         self._exact: dict[str, dict[str, GatewayRoute]] = {}
         self._patterned: list[tuple[Any, dict[str, Any], GatewayRoute]] = []
+        self._owner_of_path = {r.path: api for api in self.apis for r in api.routes if "{" not in r.path}
+        self._owner_by_prefix = [(prefix, api) for api in self.apis for prefix in api.prefixes]
         for route in self.routes():
             if "{" not in route.path:
                 self._exact.setdefault(route.path, {})[route.method] = route
@@ -106,7 +105,11 @@ class GatewayTable:
         return Found(None, allowed=tuple(sorted(set(allowed)))) if allowed else None
 
     def api_for(self, path: str) -> Api | None:
-        return next((api for api in self.apis if api.owns(path)), None)
+        """The API that owns `path` (asked of every request by the access layer: a lookup, not a scan)."""
+        owner = self._owner_of_path.get(path)
+        if owner is not None:
+            return owner
+        return next((api for prefix, api in self._owner_by_prefix if path.startswith(prefix)), None)
 
     def takes_untyped_json(self, path: str) -> bool:
         by_method = self._exact.get(path, {})
