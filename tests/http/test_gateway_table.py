@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
 from panelgate.http.app import GATEWAY
+from tests.conftest import arrange_bench
 from tests.http.key_helpers import ADMIN_TOKEN, keyed_bench
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
@@ -29,14 +29,24 @@ def _concrete(path: str) -> str:
     return re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: SAMPLE_PARAMETER[m.group(1)], path)
 
 
-@pytest.fixture
-def keyed(tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
-    with keyed_bench(tmp_path / "home", upstream) as server:
+# One gateway of each kind for the module: every test here only reads (or is refused).
+@pytest.fixture(scope="module")
+def keyed(tmp_path_factory: pytest.TempPathFactory, upstream_server: FakeUpstream) -> Iterator[Gateway]:
+    with keyed_bench(tmp_path_factory.mktemp("keyed") / "home", upstream_server) as server:
         yield server
 
 
-def test_every_route_of_the_table_is_in_the_openapi_document(bench: Gateway):
-    document = httpx.get(f"{bench.url}/openapi.json", timeout=30).json()
+@pytest.fixture(scope="module")
+def open_bench(tmp_path_factory: pytest.TempPathFactory, upstream_server: FakeUpstream) -> Iterator[Gateway]:
+    server = Gateway(tmp_path_factory.mktemp("open") / "home").start()
+    try:
+        yield arrange_bench(server, upstream_server)
+    finally:
+        server.close()
+
+
+def test_every_route_of_the_table_is_in_the_openapi_document(open_bench: Gateway):
+    document = httpx.get(f"{open_bench.url}/openapi.json", timeout=30).json()
     documented = {
         (method.upper(), path) for path, operations in document["paths"].items() for method in operations
     }
@@ -61,7 +71,7 @@ def test_every_route_of_the_table_asks_for_a_gateway_key_not_the_admin_token(
     [(m, p) for m, p in ROUTES if m == "GET" and "mcp" not in p],
     ids=[f"{m} {p}" for m, p in ROUTES if m == "GET" and "mcp" not in p],
 )
-def test_every_listing_route_of_the_table_answers(bench: Gateway, method: str, path: str):
-    response = httpx.request(method, f"{bench.url}{_concrete(path)}", timeout=30)
+def test_every_listing_route_of_the_table_answers(open_bench: Gateway, method: str, path: str):
+    response = httpx.request(method, f"{open_bench.url}{_concrete(path)}", timeout=30)
     expected = 404 if path.startswith("/v1/responses/") else 200  # nothing is stored to fetch
     assert response.status_code == expected, response.text

@@ -251,7 +251,9 @@
       panelgate.say(`Not saved: ${failure.message}`, true);
       return;
     }
-    if (judged !== panel) return; // the judge moved to another panel meanwhile
+    // The judge moved to another panel meanwhile, or a save that finished first is moving on: the
+    // "on to the next one" it said stays the last word rather than this save's.
+    if (judged !== panel || judged.finished) return;
     drawVerdicts();
     const words = what === "best" ? "the best answer" : what === "useful" ? "useful" : "not useful";
     panelgate.say(`Saved: seat ${number(seat)}, ${seat.alias}, ${words}.`);
