@@ -13,6 +13,7 @@ from sqlalchemy import Connection, text
 from panelgate.settings import Settings
 from panelgate.store import Database, PanelRecord
 from panelgate.store.tables import metadata
+from panelgate.store.usage_book import UsageEntry
 
 from .conftest import POSTGRES_URL, T0, store_settings
 
@@ -90,3 +91,24 @@ async def test_times_come_back_aware_in_utc(db: Database) -> None:
     assert found is not None
     assert found[0].at == T0
     assert found[0].at.utcoffset() == timedelta(0)
+
+
+async def test_closing_lets_go_of_the_connections_even_when_the_last_usage_write_fails(
+    settings: Settings,
+) -> None:
+    database = await Database.open(settings)
+    async with database.engine.connect() as connection:  # a pooled connection, checked back in
+        await connection.execute(text("SELECT 1"))
+    async with database.engine.begin() as connection:
+        await connection.execute(text("DROP TABLE usage_ledger"))
+    entry = UsageEntry(
+        at=T0, endpoint="local", served_id="org/alpha-7b", alias="alpha", caller="local", purpose="panel",
+        call=None, status="ok", error_kind=None, attempts=1, tokens_in=None, tokens_out=None,
+        tokens_reasoning=None, seconds=1.0,
+    )  # fmt: skip
+    database.usage.note(entry)
+    pool = database.engine.pool
+    assert pool.checkedin() >= 1
+    with pytest.raises(Exception, match="usage_ledger"):
+        await database.close()
+    assert pool.checkedin() == 0, "the pool's connections were left open when the last write failed"

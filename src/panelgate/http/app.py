@@ -148,13 +148,17 @@ def create_app(settings: Settings | None = None) -> AccessLog:
         try:
             async with mcp.running(), scheduler.running(), onboarding.running():
                 yield
-        finally:
-            await runner.drain(SHUTDOWN_GRACE_S)
-            await routes.drain(SHUTDOWN_GRACE_S)
-            await upstream.aclose()
-            await catalog.settled()
-            await db.close()
-            slot.release()
+        finally:  # the database and the slot are let go even when a step before them fails
+            try:
+                await runner.drain(SHUTDOWN_GRACE_S)
+                await routes.drain(SHUTDOWN_GRACE_S)
+                await upstream.aclose()
+                await catalog.settled()
+            finally:
+                try:
+                    await db.close()
+                finally:
+                    slot.release()
 
     app = FastAPI(title="panelgate", version=__version__, lifespan=lifespan)
     app.state.gateway = GATEWAY

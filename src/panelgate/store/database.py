@@ -99,9 +99,12 @@ class Database:
         return cls(engine, stamp=stamp, redis=redis)
 
     async def close(self) -> None:
+        """Write what is pending and let go of every connection, even when the last write fails."""
         try:
             await self.usage.close()
         finally:
-            await self.shared.close()
-            await self._connections.close()
-        await self.engine.dispose()
+            try:
+                await self.shared.close()
+                await self._connections.close()
+            finally:
+                await self.engine.dispose()
