@@ -94,9 +94,10 @@ async def test_times_come_back_aware_in_utc(db: Database) -> None:
 
 
 async def test_closing_lets_go_of_the_connections_even_when_the_last_usage_write_fails(
-    settings: Settings,
+    tmp_path: Path,
 ) -> None:
-    database = await Database.open(settings)
+    # A database of its own (SQLite in tmp_path): the table is dropped, and the store tests share theirs.
+    database = await Database.open(Settings(home=tmp_path / "data", database_url=None))
     async with database.engine.connect() as connection:  # a pooled connection, checked back in
         await connection.execute(text("SELECT 1"))
     async with database.engine.begin() as connection:
