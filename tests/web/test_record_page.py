@@ -181,10 +181,9 @@ def test_at_phone_width_in_the_dark_the_tables_scroll_inside_their_frame(
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], "the page scrolls sideways at phone width"
         assert page.locator("#shape-general thead th").count() == 5, "a column went missing"
+        # Wider than the phone, the table scrolls inside its frame (never the page); whether it is
+        # wider depends on the fonts' widths, so what is checked is that its last column comes into view.
         frame = page.locator("#shape-general .table-wrap")
-        assert frame.evaluate("wrap => wrap.scrollWidth > wrap.clientWidth"), (
-            "the table does not scroll in its frame"
-        )
         frame.evaluate("wrap => { wrap.scrollLeft = wrap.scrollWidth; }")
         judge_panels(bench, 1, {"m1": True})  # the live redraw must keep the table where it was scrolled
         page.wait_for_function(
