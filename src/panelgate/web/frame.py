@@ -58,6 +58,7 @@ NAV = (
     PageLink("endpoints", "Endpoints"),
     PageLink("benchmarks", "Benchmarks"),
     PageLink("quotas", "Quotas"),
+    PageLink("activity", "Activity"),
     PageLink("settings", "Settings"),
     PageLink("logs", "Logs"),
     PageLink("info", "Info"),

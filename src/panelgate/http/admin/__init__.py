@@ -9,6 +9,7 @@ says so for every route, see `schemas.py`).
 from fastapi import APIRouter, Depends
 
 from panelgate.http.admin import (
+    activity,
     alerts,
     audit,
     catalog,
@@ -48,6 +49,7 @@ for module in (
     record,
     routes,
     usage,
+    activity,
     audit,
     scheduler,
     model_health,

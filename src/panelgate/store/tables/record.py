@@ -73,6 +73,7 @@ verdicts = Table(
     Column("actor", Text, nullable=False),
 )
 Index("ix_verdicts_call", verdicts.c.call)
+Index("ix_verdicts_at", verdicts.c.at)
 
 verdict_better_than = Table(
     "verdict_better_than",

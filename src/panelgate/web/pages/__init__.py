@@ -1,6 +1,7 @@
 """One route module per dashboard page; a new page is a module here, a template, and a `NAV` entry."""
 
 from panelgate.web.pages import (
+    activity,
     benchmarks,
     collections,
     endpoints,
@@ -22,6 +23,7 @@ ROUTERS = (
     endpoints.router,
     benchmarks.router,
     quotas.router,
+    activity.router,
     settings.router,
     logs.router,
     info.router,
