@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 from platformdirs import user_data_dir
 from pydantic import Field, SecretStr
@@ -58,6 +59,12 @@ class Settings(BaseSettings):
     )
     login_attempts_per_minute: int = Field(default=5, ge=1, description="failed logins per address a minute")
     workers: int = Field(default=1, ge=1, le=16, description="gateway processes sharing the port")
+    metrics_public: bool = Field(
+        default=False, description="serve /metrics without the admin token (a scraper on a trusted network)"
+    )
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="`json`: one JSON object per log line, for a log collector"
+    )
 
     @cached_property
     def data_dir(self) -> Path:

@@ -1,16 +1,18 @@
 """A whole session leaves no secret behind: not in the log, the database, or any page or API reply.
 
 The gateway runs as `panelgate serve` (its log is a file, as in use) with an
-admin token and keys required. The session adds an endpoint with a provider
-key, asks with an inline image and a signed image URL, records verdicts,
-makes a gateway key and fails a login; then every log line, every row of
-every table and every page the admin can open is searched for the provider
-key, both gateway keys, the image's bytes and the URL's signature.
+admin token and keys required, once with each log format (text, JSON). The
+session adds an endpoint with a provider key, asks with an inline image and
+a signed image URL, records verdicts, makes a gateway key and fails a login;
+then every log line, every row of every table and every page the admin can
+open is searched for the provider key, both gateway keys, the image's bytes
+and the URL's signature, and the log for the prompt and the answers too.
 """
 
 from __future__ import annotations
 
 import base64
+import re
 import secrets
 import sqlite3
 import subprocess
@@ -18,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import orjson
 import pytest
 from openai import OpenAI
 
@@ -30,6 +33,8 @@ SIGNATURE = secrets.token_hex(20)
 SIGNED_URL = f"https://images.example/cat.png?X-Amz-Expires=300&X-Amz-Signature={SIGNATURE}"
 IMAGE_BYTES = b"\x89PNG\r\n\x1a\n" + secrets.token_bytes(48)
 IMAGE_B64 = base64.b64encode(IMAGE_BYTES).decode()
+PROMPT = "compare these two pictures"
+NOTE = "fine, though the second picture is sharper"
 ADMIN_PAGES = (
     "/login",
     "/openapi.json",
@@ -53,12 +58,16 @@ ADMIN_PAGES = (
 )
 
 
-@pytest.fixture
-def served(tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
+@pytest.fixture(params=["text", "json"])
+def served(request: pytest.FixtureRequest, tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
     upstream.require_key = PROVIDER_KEY
     gateway = Gateway(
         tmp_path / "home",
-        env={"PANELGATE_ADMIN_TOKEN": ADMIN_TOKEN, "PANELGATE_REQUIRE_KEYS": "1"},
+        env={
+            "PANELGATE_ADMIN_TOKEN": ADMIN_TOKEN,
+            "PANELGATE_REQUIRE_KEYS": "1",
+            "PANELGATE_LOG_FORMAT": request.param,
+        },
         in_process=False,
         log_level="info",
     ).start()
@@ -88,7 +97,7 @@ def test_a_whole_session_leaves_no_secret_in_logs_rows_or_pages(served: Gateway,
             {
                 "role": "user",
                 "content": [
-                    {"type": "text", "text": "compare these two pictures"},
+                    {"type": "text", "text": PROMPT},
                     {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{IMAGE_B64}"}},
                     {"type": "image_url", "image_url": {"url": SIGNED_URL}},
                 ],
@@ -102,7 +111,7 @@ def test_a_whole_session_leaves_no_secret_in_logs_rows_or_pages(served: Gateway,
     for seat in seats:
         judged = httpx.post(
             f"{served.url}/bench/verdict",
-            json={"call": seat["call"], "useful": True, "note": "fine"},
+            json={"call": seat["call"], "useful": True, "note": NOTE},
             headers={"Authorization": f"Bearer {made['key']}"},
         )
         assert judged.status_code == 200, judged.text
@@ -126,11 +135,27 @@ def test_a_whole_session_leaves_no_secret_in_logs_rows_or_pages(served: Gateway,
     ]
     assert found == []
     assert IMAGE_BYTES not in served.log().encode("latin-1", errors="replace")
+    said = [PROMPT, "answer from m1", "answer from m2", NOTE]
+    assert [words for words in said if words in served.log()] == [], "no prompt, answer or note is logged"
     # and the scan read what it should have: the access log, the key's hint, its row, the prompt's text
-    assert "POST /v1/chat/completions 200 laptop" in served.log()
-    assert "POST /login 401 -" in served.log() and "GET /api/keys 200 admin" in served.log()
+    assert {
+        ("POST /v1/chat/completions 200", "laptop"),
+        ("POST /login 401", "-"),
+        ("GET /api/keys 200", "admin"),
+    } <= _access_lines(served.log(), served.extra_env["PANELGATE_LOG_FORMAT"])
     assert made["hint"] in places["page /api/keys"] and "laptop" in places["table gateway_keys"]
-    assert "compare these two pictures" in places["table panels"]
+    assert PROMPT in places["table panels"]
+
+
+def _access_lines(log: str, log_format: str) -> set[tuple[str, str]]:
+    """(method path status, caller) of every access line; with JSON every line of the log must parse."""
+    if log_format == "json":
+        lines = [orjson.loads(line) for line in log.splitlines()]
+        written = [(line["message"], line["key"]) for line in lines if line["logger"] == "panelgate.access"]
+    else:
+        found = (re.search(r"panelgate\.access: (.*?) key=(\S+)", line) for line in log.splitlines())
+        written = [(match[1], match[2]) for match in found if match]
+    return {(" ".join(message.split()[:3]), key) for message, key in written}
 
 
 def _pages(gateway: Gateway) -> dict[str, str]:

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Annotated
 
 import typer
 
+from panelgate import __version__
 from panelgate.cli import collections, config, endpoints, keys, models, onboard, scheduler, suite
 from panelgate.cli.ask import ask
 from panelgate.cli.common import Common, JsonFlag, UrlOption
@@ -50,7 +52,20 @@ LISTINGS = (
 )
 
 
-def main(ctx: typer.Context, as_json: JsonFlag = False, url: UrlOption = None) -> None:
+def show_version(asked: bool) -> None:
+    if asked:
+        print(f"panelgate {__version__}")
+        raise typer.Exit()
+
+
+VersionFlag = Annotated[
+    bool, typer.Option("--version", callback=show_version, is_eager=True, help="print the version and exit")
+]
+
+
+def main(
+    ctx: typer.Context, as_json: JsonFlag = False, url: UrlOption = None, version: VersionFlag = False
+) -> None:
     """panelgate: ask a collection of models at once, keep every answer, judge each."""
     ctx.obj = Common(url=url, as_json=as_json)
 

@@ -7,8 +7,9 @@ workers only, so the supervisor stays small (about 40 MiB instead of 130).
 
 from __future__ import annotations
 
+import logging
 import os
-from typing import Any
+from typing import Any, Literal
 
 import typer
 
@@ -22,6 +23,9 @@ def serve(
         None, "--workers", min=1, max=16, help="processes sharing the port (default 1, or PANELGATE_WORKERS)"
     ),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error"),
+    log_format: Literal["text", "json"] = typer.Option(
+        None, "--log-format", help="text, or json: one object a line (default text, or PANELGATE_LOG_FORMAT)"
+    ),
 ) -> None:
     """Serve the gateway (SQLite in the data folder unless PANELGATE_DATABASE_URL says otherwise)."""
     import uvicorn
@@ -31,7 +35,7 @@ def serve(
     from panelgate.http.workers import WorkerPlan, refuse_taken_port, serve_workers
     from panelgate.settings import Settings
 
-    given = {"bind": host, "port": port, "workers": workers}
+    given = {"bind": host, "port": port, "workers": workers, "log_format": log_format}
     settings = Settings().model_copy(update={k: v for k, v in given.items() if v is not None})
     refused = problems(settings)
     if refused:
@@ -39,15 +43,18 @@ def serve(
             typer.echo(f"panelgate cannot start: {problem}", err=True)
         raise typer.Exit(2)
     settings.ensure_data_dir()
-    set_up_logging(log_level)
+    set_up_logging(log_level, settings.log_format)
     processes = f", {settings.workers} processes" if settings.workers > 1 else ""
     where = f"http://{settings.bind}:{settings.port}"
-    typer.echo(f"panelgate on {where}  (data: {settings.data_dir}{processes})", err=True)
+    logging.getLogger("panelgate.serve").info(
+        "panelgate on %s  (data: %s%s)", where, settings.data_dir, processes
+    )
     options: dict[str, Any] = {
         "log_level": log_level,
         "loop": "uvloop",
         "http": "httptools",
         "access_log": False,
+        "log_config": None,  # uvicorn's lines go through the root logger, in the same format
         "timeout_graceful_shutdown": 30,
     }
     if settings.workers == 1:
@@ -60,11 +67,12 @@ def serve(
         PANELGATE_BIND=settings.bind,
         PANELGATE_PORT=str(settings.port),
         PANELGATE_WORKERS=str(settings.workers),
+        PANELGATE_LOG_FORMAT=settings.log_format,
     )
     try:
         refuse_taken_port(settings.bind, settings.port)
     except OSError as exc:
         typer.echo(f"panelgate cannot start: {where} is not free ({exc.strerror})", err=True)
         raise typer.Exit(1) from exc
-    plan = WorkerPlan(settings.bind, settings.port, options, log_level)
+    plan = WorkerPlan(settings.bind, settings.port, options, log_level, settings.log_format)
     raise typer.Exit(serve_workers(settings.workers, plan))

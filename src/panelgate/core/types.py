@@ -212,6 +212,8 @@ class SeatResult:
     tokens_in: int | None = None
     tokens_out: int | None = None
     usage: TokenUsage = field(default_factory=TokenUsage)
+    error_kind: str = ""
+    """A failure's kind (the upstream taxonomy; `gateway` for a bug of ours), for `/metrics`; else empty."""
 
     def as_bench(self) -> dict[str, Any]:
         return {

@@ -23,6 +23,7 @@ from panelgate.core.call_options import call_options
 from panelgate.core.chat_tasks import owes_verdicts
 from panelgate.core.errors import BadRequest, GatewayError
 from panelgate.core.ids import call_id
+from panelgate.core.log_context import note_panel
 from panelgate.core.merge import merger_skip
 from panelgate.core.panel_tools import tools_left_out
 from panelgate.core.seating import seat_panel
@@ -55,6 +56,7 @@ from panelgate.engine.reply import PanelWords, panel_usage
 from panelgate.engine.seat import ask_seat, target_for
 from panelgate.engine.seating_evidence import SeatingEvidence
 from panelgate.engine.shape_decision import seat_by_shape
+from panelgate.observe import Meter
 from panelgate.store import Database, EndpointRecord
 from panelgate.upstream import UpstreamClient
 
@@ -112,10 +114,12 @@ class PanelRunner:
         ids: PanelIdIssuer | None = None,
         book: RecordBook | None = None,
         rng: random.Random | None = None,
+        meter: Meter | None = None,
     ) -> None:
         """`book` is the record's evidence book, shared with route mode; `rng` draws the explorer
-        rule's samples (seeded in tests, for reproducible seating)."""
+        rule's samples (seeded in tests, for reproducible seating); `meter` counts panels and seats."""
         self._db = db
+        self._meter = meter or Meter()
         self._book = book or RecordBook(db)
         self._evidence = SeatingEvidence(db, self._book, rng or random.Random())
         self._client = client
@@ -138,6 +142,7 @@ class PanelRunner:
                 text=words.opening() if context.reply == "all" else "",
             )
         )
+        note_panel(words.panel, (call_id(words.panel, seat.suffix) for seat in context.plan.seats))
         task = asyncio.create_task(self._run(context, queue), name=f"panel {words.panel}")
         self._running.add(task)
         task.add_done_callback(self._running.discard)
@@ -248,6 +253,7 @@ class PanelRunner:
                 deadline=deadline,
                 caller=request.caller,
             )
+            self._meter.seat(result.status, result.error_kind, result.seconds)
             return index, result
 
         results: list[SeatResult | None] = [None] * len(plan.seats)
@@ -285,6 +291,7 @@ class PanelRunner:
             preview=prompt_preview(request.messages),
         )
         ended = time.monotonic()
+        self._meter.panel(context.collection.name, ended - context.began)
         times = PanelTimes(
             seated_s=context.seated_s,
             first_answer_s=(first_answer or ended) - context.began,

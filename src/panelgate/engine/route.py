@@ -31,6 +31,7 @@ import orjson
 
 from panelgate.core.call_options import call_options
 from panelgate.core.errors import RateLimited, UpstreamFailed
+from panelgate.core.log_context import note_turn
 from panelgate.core.route import RouteBroken, RouteChunk, RouteEnded, RouteEvent, RouteRequest, RouteStarted
 from panelgate.core.route_choice import (
     ROTATE_EVERY,
@@ -50,6 +51,7 @@ from panelgate.engine.record_book import RecordBook
 from panelgate.engine.reply import VERDICT_HINT
 from panelgate.engine.route_shadows import ShadowSeats, ShadowTurn
 from panelgate.engine.seat import target_for
+from panelgate.observe import Meter
 from panelgate.store import Database, EndpointRecord
 from panelgate.store.records import ConversationRecord, TurnRecord
 from panelgate.upstream import UpstreamClient, UpstreamError
@@ -135,9 +137,11 @@ class RouteRunner:
         now: Callable[[], datetime] = utcnow,
         chance: Callable[[], float] = random.random,
         book: RecordBook | None = None,
+        meter: Meter | None = None,
     ) -> None:
-        """`book` is the record's evidence book, shared with the panels."""
+        """`book` is the record's evidence book, shared with the panels; `meter` counts failovers."""
         self._db = db
+        self._meter = meter or Meter()
         self._book = book or RecordBook(db)
         self._client = client
         self._settings = settings or RouteSettings()
@@ -150,6 +154,7 @@ class RouteRunner:
         """Plan the turn and set it running; raises `GatewayError` when no member can take it."""
         turn = await self._plan(request)
         queue: EventFeed[RouteEvent | Failed] = EventFeed(self._settings.keepalive_s, _ends_turn)
+        note_turn(turn.conversation, turn.call)
         task = asyncio.create_task(self._run(turn, queue), name=f"route {turn.call}")
         self._running.add(task)
         task.add_done_callback(self._running.discard)
@@ -259,6 +264,8 @@ class RouteRunner:
                 if member.answered and turn.collection.shadows:
                     self._shadow(turn, alias)
                 return
+            if not last:
+                self._meter.route_failover(turn.tried[-1]["kind"])
         limited = all(t["kind"] == "capacity" for t in turn.tried)
         said = "; ".join(f"`{t['alias']}`: {t['error']}" for t in turn.tried)
         refusal = (RateLimited if limited else UpstreamFailed)(

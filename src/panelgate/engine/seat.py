@@ -53,15 +53,17 @@ async def ask_seat(
         )
 
     if target is None:
-        return result("error", error="its endpoint is not configured any more")
+        return result("error", error="its endpoint is not configured any more", error_kind="structural")
     try:
         tag = CallTag("merge" if seat.kind == "merger" else "panel", caller, seat.alias, call)
         reply = await client.chat(target, messages, options, deadline=deadline, on_text=on_text, tag=tag)
     except UpstreamError as exc:
-        return result("error", error=f"{exc.kind}: {exc.message}")
+        return result("error", error=f"{exc.kind}: {exc.message}", error_kind=exc.kind)
     except Exception:  # a bug of ours must cost one seat, not the panel
         log.exception("seat %s failed unexpectedly", call)
-        return result("error", error="internal error in the gateway while asking this seat")
+        return result(
+            "error", error="internal error in the gateway while asking this seat", error_kind="gateway"
+        )
     status: SeatStatus = "ok" if reply.text.strip() else "empty"
     usage = call_usage(messages, reply.text, reply.tokens_in, reply.tokens_out)
     return result(

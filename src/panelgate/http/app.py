@@ -7,6 +7,7 @@ recorded before the database closes.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,6 +30,7 @@ from panelgate.engine.route import RouteRunner, RouteSettings
 from panelgate.http import (
     admin,
     anthropic_routes,
+    api_docs,
     bench,
     completions_routes,
     errors,
@@ -36,6 +38,7 @@ from panelgate.http import (
     health,
     login_routes,
     mcp_route,
+    metrics_route,
     ollama_routes,
     openai_chat_routes,
     responses_routes,
@@ -47,12 +50,14 @@ from panelgate.http.access.throttle import LoginThrottle
 from panelgate.http.gateway_front import GatewayFront
 from panelgate.http.gateway_openapi import describe_gateway
 from panelgate.http.gateway_table import GatewayTable
+from panelgate.http.mcp_on_demand import McpOnDemand
 from panelgate.http.path_aliases import PathAliases
+from panelgate.http.request_meter import RequestMeter
 from panelgate.http.services import Services
 from panelgate.jobs.job import JobContext
 from panelgate.jobs.registry import JOBS
 from panelgate.jobs.runner import Scheduler
-from panelgate.mcp.server import McpGateway
+from panelgate.observe import MULTIPROCESS_DIR, Meter
 from panelgate.settings import Settings
 from panelgate.store import Database, EndpointRecord
 from panelgate.store.records import RateRule
@@ -86,6 +91,7 @@ def app_from_environment() -> AccessLog:
 def create_app(settings: Settings | None = None) -> AccessLog:
     settings = settings or Settings()
     policy = AccessPolicy.from_settings(settings)
+    meter = Meter(os.environ.get(MULTIPROCESS_DIR) or None)  # the supervisor of --workers sets it
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -95,7 +101,9 @@ def create_app(settings: Settings | None = None) -> AccessLog:
         async def rate_rules() -> tuple[RateRule, ...]:
             return (await db.bench.snapshot()).rate_rules
 
-        upstream = UpstreamClient(settings, keys, Pacer(db.rates, rate_rules), db.usage)
+        db.verdicts.listen(meter.verdict)
+        pacer = Pacer(db.rates, rate_rules, meter=meter)
+        upstream = UpstreamClient(settings, keys, pacer, db.usage, meter)
 
         async def listing(endpoint: EndpointRecord) -> list[dict[str, Any]]:
             where = endpoint.base_url
@@ -115,15 +123,17 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             ids=ids,
             book=book,
             rng=random.Random(settings.seating_seed),
+            meter=meter,
         )
         routes = RouteRunner(
             db,
             upstream,
             RouteSettings(keepalive_s=settings.keepalive_s, first_token_s=settings.route_first_token_s),
             book=book,
+            meter=meter,
         )
         entry = Entry(db, runner, routes)
-        mcp = McpGateway(db, entry)
+        mcp = McpOnDemand(db, entry)  # the MCP SDK is imported by the first /mcp request, not here
         # Health probes and the scheduler: every process has a runner; the one holding the lease runs jobs.
         health_desk = HealthDesk(db, upstream)
         retirer = AutoRetirer(db, health_desk, upstream)
@@ -144,12 +154,14 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             scheduler=scheduler,
             onboarding=onboarding,
             catalog=catalog,
+            meter=meter,
         )
         try:
-            async with mcp.running(), scheduler.running(), onboarding.running():
+            async with scheduler.running(), onboarding.running():
                 yield
         finally:  # the database and the slot are let go even when a step before them fails
             try:
+                await mcp.aclose()
                 await runner.drain(SHUTDOWN_GRACE_S)
                 await routes.drain(SHUTDOWN_GRACE_S)
                 await upstream.aclose()
@@ -160,12 +172,15 @@ def create_app(settings: Settings | None = None) -> AccessLog:
                 finally:
                     slot.release()
 
-    app = FastAPI(title="panelgate", version=__version__, lifespan=lifespan)
+    app = FastAPI(title="panelgate", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.gateway = GATEWAY
     app.state.login = login_routes.LoginDesk(policy, LoginThrottle(policy.login_per_minute))
     errors.install(app)
-    for router in (health.router, login_routes.router, bench.router, admin.router, *pages.ROUTERS):
+    routers = (health.router, login_routes.router, bench.router, admin.router, metrics_route.router)
+    for router in (*routers, *pages.ROUTERS):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    api_docs.install(app)  # /docs with its assets from this server, not a CDN (no /redoc)
     describe_gateway(app, GATEWAY)
-    return AccessLog(PathAliases(AccessGuard(GatewayFront(app, GATEWAY), policy, app.state)))
+    guarded = AccessGuard(GatewayFront(app, GATEWAY), policy, app.state)
+    return AccessLog(PathAliases(RequestMeter(guarded, meter)))

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
+from panelgate.core.log_context import note_route
 from panelgate.http.errors import respond_to_error
 from panelgate.http.gateway_table import GatewayTable
 
@@ -35,6 +36,9 @@ class GatewayFront:
             return
         scope["app"] = self.app
         route = found.route
+        scope["route"] = route  # its template names the request in /metrics, as FastAPI's routes do
+        if route is not None:
+            note_route(route.path)
         if route is not None and route.asgi is not None:
             await route.asgi(scope, receive, send)
             return

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp import types
 from starlette.types import Receive, Scope, Send
 
 from panelgate.core.errors import GatewayError
 from panelgate.http.gateway_table import Api, GatewayRoute
 
 MCP_PATHS = ("/mcp", "/v1/mcp")
+# JSON-RPC 2.0's error codes, written here so this module does not import the MCP SDK (http/mcp_on_demand.py).
+INVALID_REQUEST = -32600
+INTERNAL_ERROR = -32603
 
 
 class McpTransport:
@@ -31,7 +33,7 @@ class JsonRpcRefusal:
     """A refusal as a JSON-RPC error without a request id (the request was never read)."""
 
     def error_body(self, error: GatewayError) -> dict[str, Any]:
-        code = types.INTERNAL_ERROR if error.status >= 500 else types.INVALID_REQUEST
+        code = INTERNAL_ERROR if error.status >= 500 else INVALID_REQUEST
         return {
             "jsonrpc": "2.0",
             "id": None,

@@ -16,8 +16,9 @@ from panelgate.engine.health import HealthDesk
 from panelgate.engine.onboarding import OnboardingQueue
 from panelgate.engine.panel import PanelRunner
 from panelgate.engine.route import RouteRunner
+from panelgate.http.mcp_on_demand import McpOnDemand
 from panelgate.jobs.runner import Scheduler
-from panelgate.mcp.server import McpGateway
+from panelgate.observe import Meter
 from panelgate.settings import Settings
 from panelgate.store import Database
 from panelgate.upstream import KeyStore, UpstreamClient
@@ -33,12 +34,14 @@ class Services:
     routes: RouteRunner
     entry: Entry
     """The one way a request starts a panel or a route turn (its scope checked there)."""
-    mcp: McpGateway
+    mcp: McpOnDemand
     health: HealthDesk
     scheduler: Scheduler
     onboarding: OnboardingQueue
     catalog: Catalog
     """Public catalogs and each model's facts (the catalog room's desk)."""
+    meter: Meter
+    """What `/metrics` shows, counted by this app's parts."""
 
 
 def services(request: Request) -> Services:

@@ -13,6 +13,12 @@ second server on a port already served is refused instead of joining the
 group. It restarts a worker that dies, stops when one cannot start (a
 broken app or port fails the same way every time), and on SIGINT or
 SIGTERM lets every worker finish its requests before it exits.
+
+Each start gets a fresh, empty folder for prometheus_client's multiprocess
+mode (`PROMETHEUS_MULTIPROC_DIR`, inherited by the workers), so `/metrics`
+sums every worker's figures, a replaced worker's counts stay in the sum,
+and nothing of an earlier start is counted; it is removed when the server
+stops.
 """
 
 from __future__ import annotations
@@ -23,18 +29,23 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import shutil
 import signal
 import socket
 import sys
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.context import SpawnContext, SpawnProcess
 from types import FrameType
 from typing import Any
 
 import uvicorn
+from prometheus_client.multiprocess import mark_process_dead
 from uvicorn.config import STARTUP_FAILURE
 
 from panelgate.http.server_logging import set_up_logging
+from panelgate.observe import MULTIPROCESS_DIR
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +70,7 @@ class WorkerPlan:
     uvicorn_options: dict[str, Any]
     """`uvicorn.Config` keywords besides the app, host and port."""
     log_level: str
+    log_format: str = "text"
 
 
 def refuse_taken_port(host: str, port: int) -> None:
@@ -74,6 +86,23 @@ def serve_workers(count: int, plan: WorkerPlan) -> int:
 
     Where the kernel would not spread connections, uvicorn's own workers on one shared socket.
     """
+    with _metrics_folder():
+        return _serve_workers(count, plan)
+
+
+@contextlib.contextmanager
+def _metrics_folder() -> Iterator[None]:
+    """A fresh folder for this start's `/metrics` values, named in the environment the workers inherit."""
+    folder = tempfile.mkdtemp(prefix="panelgate-metrics-")
+    os.environ[MULTIPROCESS_DIR] = folder
+    try:
+        yield
+    finally:
+        os.environ.pop(MULTIPROCESS_DIR, None)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _serve_workers(count: int, plan: WorkerPlan) -> int:
     if not spreads_connections():
         options = {"host": plan.host, "port": plan.port, **plan.uvicorn_options}
         uvicorn.run(APP, factory=True, workers=count, **options)
@@ -106,6 +135,7 @@ def _keep_serving(
                 log.error("a worker could not start (see above); stopping")
                 return STARTUP_FAILURE
             log.warning("worker %s stopped with status %s; starting another", worker.pid, worker.exitcode)
+            mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]  # its counts stay in the sum
             workers[index] = _start(spawn, plan)
     return 0
 
@@ -129,7 +159,7 @@ def _start(spawn: SpawnContext, plan: WorkerPlan) -> SpawnProcess:
 def _serve_one(plan: WorkerPlan, supervisor: int) -> None:
     """A worker's life: its own listening socket, then uvicorn until told to stop."""
     _stop_with_supervisor(supervisor)
-    set_up_logging(plan.log_level)
+    set_up_logging(plan.log_level, plan.log_format)
     try:
         listening = _listening_socket(plan.host, plan.port)
     except OSError as exc:

@@ -12,7 +12,7 @@ keep their record.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -102,9 +102,14 @@ async def _tallies(
     return list(tallies.values())
 
 
+VerdictListener = Callable[[bool, bool], None]
+"""Told (useful, pairwise: it names answers it beat) of every verdict written; must not block."""
+
+
 class Verdicts:
     def __init__(self, connections: Connections, *, useful_max_age_s: float = 5.0) -> None:
         self._connections = connections
+        self._listeners: list[VerdictListener] = []
         self._useful_max_age_s = useful_max_age_s
         self._useful: dict[str | None, tuple[float, dict[str, tuple[int, int]]]] = {}
         self._evidence: tuple[float, dict[tuple[str, str], Counts]] | None = None
@@ -178,7 +183,13 @@ class Verdicts:
                 before=before,
                 after=verdict,
             )
+        for listener in self._listeners:
+            listener(useful, bool(beaten))
         return "created" if current is None else "superseded"
+
+    def listen(self, listener: VerdictListener) -> None:
+        """Have `listener` told of every verdict this process writes (the app counts them for `/metrics`)."""
+        self._listeners.append(listener)
 
     async def current(self, call: str) -> VerdictRecord | None:
         if not storable(call):

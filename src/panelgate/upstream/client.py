@@ -41,6 +41,7 @@ import orjson
 
 from panelgate.core.turn import TextPiece, ToolCall, TurnReader
 from panelgate.core.types import ChatMessage, ModelInfo
+from panelgate.observe import Meter
 from panelgate.settings import Settings
 from panelgate.store.usage_book import UsageBook
 from panelgate.upstream import openai_chat
@@ -129,14 +130,19 @@ class UpstreamClient:
     """The process's one pool of upstream connections; use it from one event loop."""
 
     def __init__(
-        self, settings: Settings, keys: KeyStore, pacer: Pacer | None = None, ledger: UsageBook | None = None
+        self,
+        settings: Settings,
+        keys: KeyStore,
+        pacer: Pacer | None = None,
+        ledger: UsageBook | None = None,
+        meter: Meter | None = None,
     ) -> None:
         """`pacer` holds every call to the rate limits known for its model; `ledger` notes every tagged
-        call (None: neither)."""
+        call (None: neither), and `meter` counts it for `/metrics` (None: a meter of its own)."""
         self._settings = settings
         self._keys = keys
         self._pacer = pacer
-        self._ledger = None if ledger is None else LedgerNotes(ledger)
+        self._ledger = None if ledger is None else LedgerNotes(ledger, meter or Meter())
         self._pool = HttpPool(connect_timeout=_CONNECT_TIMEOUT_S, keepalive_s=_KEEPALIVE_S)
 
     async def aclose(self) -> None:

@@ -1,5 +1,7 @@
 """Noting each upstream call in the usage ledger: who it was for, how it ended, what it used.
 
+The same note is counted in the meter (`/metrics`: latency, errors and tokens per endpoint).
+
 The engine tags a call (`CallTag`: purpose, caller, alias, call id); the
 client notes it here when it ends, answered or failed. A call refused by
 pacing before anything was sent is not an upstream call and is not noted.
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from panelgate.observe import Meter
 from panelgate.store.usage_book import UsageBook, UsageEntry
 from panelgate.upstream.errors import UpstreamError
 
@@ -54,8 +57,9 @@ def _count(value: object) -> int | None:
 
 
 class LedgerNotes:
-    def __init__(self, book: UsageBook) -> None:
+    def __init__(self, book: UsageBook, meter: Meter) -> None:
         self._book = book
+        self._meter = meter
 
     def answered(
         self,
@@ -87,6 +91,8 @@ class LedgerNotes:
         if tag is None:
             return
         endpoint, served_id = where
+        seconds = time.monotonic() - started
+        self._meter.upstream_call(endpoint, tag.alias, error_kind, seconds, usage.tokens_in, usage.tokens_out)
         self._book.note(
             UsageEntry(
                 at=datetime.now(UTC),
@@ -102,6 +108,6 @@ class LedgerNotes:
                 tokens_in=usage.tokens_in,
                 tokens_out=usage.tokens_out,
                 tokens_reasoning=usage.tokens_reasoning,
-                seconds=time.monotonic() - started,
+                seconds=seconds,
             )
         )

@@ -33,6 +33,7 @@ import orjson
 
 from panelgate.core.rate_limits import StatedLimits, read_headers, read_refusal
 from panelgate.core.rate_windows import period_end, period_of, seconds_until
+from panelgate.observe import Meter
 from panelgate.store.rate_book import RateBook
 from panelgate.store.records import RateRule, StatedRow
 from panelgate.store.shared import SharedStateUnavailable
@@ -55,8 +56,17 @@ def _utcnow() -> datetime:
 
 
 class Pacer:
-    def __init__(self, rates: RateBook, rules: RulesReader, *, now: Callable[[], datetime] = _utcnow) -> None:
+    def __init__(
+        self,
+        rates: RateBook,
+        rules: RulesReader,
+        *,
+        now: Callable[[], datetime] = _utcnow,
+        meter: Meter | None = None,
+    ) -> None:
+        """`meter` counts waits and refusals for `/metrics` (None: a meter of its own)."""
         self._rates = rates
+        self._meter = meter or Meter()
         self._rules = rules
         self._now = now
         self._free_at: dict[Key, datetime] = {}
@@ -86,6 +96,7 @@ class Pacer:
             try:
                 await self._room_under(rules, deadline)
             except SharedStateUnavailable as exc:
+                self._meter.pacing_refused(endpoint)
                 refused = UpstreamError(f"not sent: {exc.message}", kind="capacity", provider=endpoint)
                 refused.attempts = 0
                 raise refused from exc
@@ -123,7 +134,9 @@ class Pacer:
                 retry_after=wait,
             )
             refused.attempts = 0
+            self._meter.pacing_refused(endpoint)
             raise refused
+        self._meter.pacing_waited(endpoint, wait)
         await asyncio.sleep(wait)
 
     async def observe(

@@ -1,9 +1,13 @@
-"""One line per request: method, path (never the query string), status, who, and how long.
+"""One line per request: method, path (never the query string), status, how long, and the request's ids.
 
 Written as plain ASGI around the access guard, so refusals are logged too.
-"Who" is the gateway key's name, `admin` for the admin token or login
-cookie, or `-` (loopback without a credential). No header, query string or
-body is ever written: keys travel in those, and Gemini's in the query.
+Each request gets a fresh `LogContext` (`core/log_context.py`) that the
+engine fills with the panel, call and conversation ids it learns and the
+gateway front with the route; the formatters add them to every line logged
+while the request is served, this one included. The caller ("key") is the
+gateway key's name, `admin` for the admin token or login cookie, or `-`
+(loopback without a credential). No header, query string or body is ever
+written: keys travel in those, and Gemini's in the query.
 """
 
 from __future__ import annotations
@@ -12,6 +16,9 @@ import logging
 import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from panelgate.core.log_context import LogContext, current
+from panelgate.http.route_template import route_template
 
 log = logging.getLogger("panelgate.access")
 
@@ -26,6 +33,8 @@ class AccessLog:
             return
         began = time.monotonic()
         status = 0
+        context = LogContext()
+        token = current.set(context)
 
         async def sending(message: Message) -> None:
             nonlocal status
@@ -36,6 +45,15 @@ class AccessLog:
         try:
             await self.app(scope, receive, sending)
         finally:
-            who = scope.get("state", {}).get("caller", "-")
             took_ms = (time.monotonic() - began) * 1000
-            log.info("%s %s %s %s %.0fms", scope["method"], scope["path"], status or "-", who, took_ms)
+            context.key = scope.get("state", {}).get("caller", "-")
+            context.route = context.route or route_template(scope)
+            log.info(
+                "%s %s %s %.0fms",
+                scope["method"],
+                scope["path"],
+                status or "-",
+                took_ms,
+                extra={"status": status or None, "ms": round(took_ms, 1)},
+            )
+            current.reset(token)

@@ -43,7 +43,7 @@ class AccessGuard:
             await self.app(scope, receive, send)
             return
         view = RequestView.of(scope)
-        kind = kind_of(view.path, self._state.gateway)
+        kind = kind_of(view.path, self._state.gateway, metrics_public=self.policy.metrics_public)
         origin = cors.allowed_origin(view, self.policy) if kind is PathKind.GATEWAY else None
         try:
             if cors.is_preflight(view):

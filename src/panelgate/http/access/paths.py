@@ -16,6 +16,8 @@ from panelgate.http.gateway_table import GatewayTable
 GATEWAY_PREFIXES = ("/bench/",)
 OPEN_PATHS = frozenset({"/health", "/login", "/logout", "/favicon.ico"})
 OPEN_PREFIXES = ("/static/",)
+METRICS_PATH = "/metrics"
+"""Admin unless the settings open it (`AccessPolicy.metrics_public`)."""
 
 
 class PathKind(Enum):
@@ -24,9 +26,9 @@ class PathKind(Enum):
     OPEN = "open"
 
 
-def kind_of(path: str, table: GatewayTable) -> PathKind:
+def kind_of(path: str, table: GatewayTable, *, metrics_public: bool = False) -> PathKind:
     if path.startswith(GATEWAY_PREFIXES) or table.api_for(path) is not None:
         return PathKind.GATEWAY
-    if path in OPEN_PATHS or path.startswith(OPEN_PREFIXES):
+    if path in OPEN_PATHS or path.startswith(OPEN_PREFIXES) or (metrics_public and path == METRICS_PATH):
         return PathKind.OPEN
     return PathKind.ADMIN

@@ -26,6 +26,8 @@ class AccessPolicy:
     secure_cookie: bool
     login_per_minute: int
     max_body_bytes: int
+    metrics_public: bool = False
+    """`/metrics` takes no credential (`PANELGATE_METRICS_PUBLIC`)."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> AccessPolicy:
@@ -50,6 +52,7 @@ class AccessPolicy:
             secure_cookie=public is not None and public.scheme == "https",
             login_per_minute=settings.login_attempts_per_minute,
             max_body_bytes=settings.max_body_bytes,
+            metrics_public=settings.metrics_public,
         )
 
     def host_allowed(self, host: str) -> bool:
