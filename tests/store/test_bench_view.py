@@ -9,6 +9,7 @@ from sqlalchemy import text
 from panelgate.core.types import CollectionInfo
 from panelgate.settings import Settings
 from panelgate.store import Database
+from tests.support.shared_state import on_redis
 
 
 async def test_an_edit_in_this_process_shows_at_once(bench: Database):
@@ -82,3 +83,39 @@ async def test_the_copy_is_read_again_only_when_the_shared_config_version_moves(
             break
         await asyncio.sleep(0.05)
     assert "renamed" in (await bench.bench.snapshot()).roster
+
+
+async def heard(database: Database, collection: str) -> bool:
+    """Whether `database`'s bench shows `collection` within a tenth of a second: a notice crosses
+    loopback in well under a millisecond, and the background re-read is held off for an hour."""
+    for _ in range(20):
+        if collection in (await database.bench.snapshot()).collections:
+            return True
+        await asyncio.sleep(0.005)
+    return False
+
+
+async def test_servers_sharing_a_redis_hear_each_others_edits_before_their_next_read(
+    bench: Database, settings: Settings, redis_url: str
+):
+    """A cluster's replicas are separate servers: each edit is announced on the bench's Redis channel,
+    so the next request on another replica reads the new bench instead of waiting out the max age."""
+    replicas = on_redis(settings, redis_url)
+    first, second = await Database.open(replicas), await Database.open(replicas)
+    elsewhere = await Database.open(on_redis(settings, redis_url))  # another bench: another prefix
+    try:
+        for database in (first, second, elsewhere):
+            database.bench._max_age_s = 3600
+            assert "core" not in (await database.bench.snapshot()).collections
+        await first.collections.save(CollectionInfo(name="core", members=("alpha",)), actor="t")
+        assert await heard(second, "core")
+        assert (await second.bench.snapshot()).collections["core"].members == ("alpha",)
+        assert not await heard(elsewhere, "core")  # same database, but its Redis prefix is not ours
+        copy = await first.bench.snapshot()
+        await second.collections.save(CollectionInfo(name="wide", members=("alpha",)), actor="t")
+        assert await heard(first, "wide") and await first.bench.snapshot() is not copy
+        settled = await first.bench.snapshot()
+        assert await first.bench.snapshot() is settled  # its own notice is not heard as another's
+    finally:
+        for database in (first, second, elsewhere):
+            await database.close()

@@ -26,6 +26,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from panelgate.store.bulk import select_rows
 from panelgate.store.config_stamp import SharedStamp
 from panelgate.store.errors import Conflict
+from panelgate.store.shared.edit_notices import EditNotices
 from panelgate.store.sqlite_writer import InlineSQLiteWriter
 from panelgate.store.tables import config_version
 
@@ -70,8 +71,11 @@ def _begin_sqlite(connection: Connection) -> None:
 class Connections:
     """Hands out transactions: `read()` for queries, `write()` for changes."""
 
-    def __init__(self, engine: AsyncEngine, *, stamp: SharedStamp | None = None) -> None:
-        """`stamp` is shared with the other worker processes of this server (see `config_stamp`)."""
+    def __init__(
+        self, engine: AsyncEngine, *, stamp: SharedStamp | None = None, notices: EditNotices | None = None
+    ) -> None:
+        """`stamp` is shared with the other worker processes of this server (see `config_stamp`);
+        `notices` tells the other servers on the same Redis about each edit (see `edit_notices`)."""
         self.engine = engine
         self._writer = engine.execution_options(**{WRITE_OPTION: True})
         # SQLite has one writer at a time; taking turns here instead of in its
@@ -84,14 +88,17 @@ class Connections:
         )
         self._edits = 0
         self._stamp = stamp
+        self._notices = notices
 
     @property
     def config_generation(self) -> int:
         """Moves with every committed edit of the configuration (not panels or verdicts).
 
-        This process's edits, or with a shared stamp, those of every worker of this server.
+        This process's edits, or with a shared stamp, those of every worker of this server; with
+        notices, also those other servers on the same Redis announced.
         """
-        return self._edits if self._stamp is None else self._stamp.read()
+        own = self._edits if self._stamp is None else self._stamp.read()
+        return own if self._notices is None else own + self._notices.heard
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
@@ -121,6 +128,8 @@ class Connections:
                 self._edits += 1
                 if self._stamp is not None:
                     self._stamp.move()
+        if edits_config and self._notices is not None:
+            await self._notices.announce()  # committed: tell the other servers before anyone hears back
 
     async def write_all_at_once(self, work: Callable[[Connection], T]) -> T:
         """`work` (plain synchronous Core) in one write transaction, for writes on every panel's path.

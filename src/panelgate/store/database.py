@@ -30,6 +30,7 @@ from panelgate.store.panels import Panels
 from panelgate.store.rate_book import RateBook
 from panelgate.store.routes import Routes
 from panelgate.store.scheduler_book import SchedulerBook
+from panelgate.store.shared.edit_notices import EditNotices
 from panelgate.store.shared.redis_link import RedisLink
 from panelgate.store.shared.state import connect_redis, shared_state
 from panelgate.store.suite_book import SuiteBook
@@ -43,11 +44,18 @@ class Database:
     cached view every panel reads."""
 
     def __init__(
-        self, engine: AsyncEngine, *, stamp: SharedStamp | None = None, redis: RedisLink | None = None
+        self,
+        engine: AsyncEngine,
+        *,
+        stamp: SharedStamp | None = None,
+        redis: RedisLink | None = None,
+        notices: EditNotices | None = None,
     ) -> None:
-        """`stamp`: shared by the worker processes of one server, so an edit through one shows on all."""
+        """`stamp`: shared by the worker processes of one server, so an edit through one shows on all;
+        `notices`: the same across servers sharing one Redis (a cluster's replicas)."""
         self.engine = engine
-        self._connections = connections = Connections(engine, stamp=stamp)
+        self._notices = notices
+        self._connections = connections = Connections(engine, stamp=stamp, notices=notices)
         self.shared = shared_state(connections, redis)
         """Rate counts, key minutes and route stickiness: in this database, or in Redis (`store.shared`)."""
         self.endpoints = Endpoints(connections)
@@ -87,16 +95,26 @@ class Database:
         """Make the data folder, connect, and migrate the schema to the newest revision."""
         settings.ensure_data_dir()
         engine = make_engine(settings.sqlalchemy_url)
+        redis: RedisLink | None = None
+        notices: EditNotices | None = None
         try:
             await upgrade_to_head(Connections(engine))
             redis = await connect_redis(settings)
+            if redis is not None:
+                notices = EditNotices(redis)
+                await notices.start()
         except BaseException:
+            if notices is not None:
+                await notices.close()
+            if redis is not None:
+                await redis.close()
             await engine.dispose()
             raise
-        # Worker processes of one server share a stamp in the data folder, so an edit through one
-        # shows at once on all of them; separate servers see it within a second (see `BenchView`).
+        # Worker processes of one server share a stamp in the data folder, and servers sharing a
+        # Redis hear each other's edits, so an edit through one shows at once on all of them;
+        # separate servers on the database alone see it within a second (see `BenchView`).
         stamp = SharedStamp(settings.data_dir / CONFIG_STAMP) if settings.workers > 1 else None
-        return cls(engine, stamp=stamp, redis=redis)
+        return cls(engine, stamp=stamp, redis=redis, notices=notices)
 
     async def close(self) -> None:
         """Write what is pending and let go of every connection, even when the last write fails."""
@@ -104,6 +122,8 @@ class Database:
             await self.usage.close()
         finally:
             try:
+                if self._notices is not None:
+                    await self._notices.close()
                 await self.shared.close()
                 await self._connections.close()
             finally:
