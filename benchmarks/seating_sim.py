@@ -91,6 +91,22 @@ POLICIES: tuple[Policy, ...] = (
         "challenger + Thompson (the previous default)", tuning=ExplorerTuning(pick="challenger", width=1.0)
     ),
     Policy("learn and lead, one standard deviation", tuning=ExplorerTuning(width=1.0)),
+    Policy(
+        "learn and lead, early floor seats where least known",
+        tuning=ExplorerTuning(known_by="deadline", early=8, early_by="spread", early_cap=1),
+    ),
+    Policy(
+        "the same, leader 5 in 10 while contested, 9 in 10 once settled",
+        tuning=ExplorerTuning(
+            known_by="deadline",
+            early=8,
+            early_by="spread",
+            early_cap=1,
+            leader_share=0.5,
+            settled_leader_share=0.9,
+        ),
+    ),
+    Policy("learn and lead, least known contender", tuning=ExplorerTuning(challenge="fewest")),
     Policy("**learn and lead (the default)**"),
 )
 

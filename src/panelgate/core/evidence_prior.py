@@ -16,13 +16,16 @@ small count (which no two cells share) drops out; the one variance that sees
 it has it subtracted (unbiased: a cell's noise is p(1 − p)/n, smaller than
 the bench's mean(1 − mean)/n by the very spread being estimated). Each
 estimate is blended with a weak default by how much data it rests on, so a
-new bench pools moderately until it has shown how it spreads. Weights favour
+new bench pools moderately until it has shown how it spreads; the two shared
+spreads count only as far as they stand clear of their standard error
+(`SUPPORT_Z`), so a few models cannot make the whole bench pool. Weights favour
 cells with more verdicts but saturate, so a few heavily judged cells cannot
 speak for the whole bench.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -37,6 +40,18 @@ FAMILY_SHARE = 0.4
 
 DEFAULT_PAIRS = 5.0
 """How many fully judged cells (or pairs of cells) the defaults above are worth beside the data."""
+
+SUPPORT_Z = 2.0
+"""A shared spread is pooled only as far as it stands this many standard errors above nothing.
+
+Explorers seat the promising cells again and again, so a handful of heavily
+judged cells (a strong model's two strong shapes) can make a model's shapes
+look as if they moved together when most models' do not; pooling on such a
+covariance pulls every barely judged cell toward its model's best shape and
+scrambles the ranking. Counted group by group (a model, a family), a
+covariance carried by a few groups has a wide standard error and is cut
+back; one every group shows survives.
+"""
 
 MIN_VARIANCE = 1e-4
 """No variance is fitted below this: a shape's record always keeps something of its own."""
@@ -84,6 +99,22 @@ def _blend(total: float, weight: float, default: float) -> float:
     return (total + DEFAULT_PAIRS * default) / (weight + DEFAULT_PAIRS)
 
 
+def _shared(groups: list[tuple[float, float]], default: float) -> float:
+    """The covariance the groups' (Σ w·w'·d·d', Σ w·w') show, less `SUPPORT_Z` standard errors.
+
+    The standard error treats each group as one independent draw (a ratio
+    estimator's sandwich variance), so it is wide when a few groups carry
+    the estimate. Blended with `default` as every estimate here is.
+    """
+    total = sum(pairs for pairs, _ in groups)
+    weight = sum(w for _, w in groups)
+    if weight <= 0:
+        return _blend(0.0, 0.0, default)
+    found = total / weight
+    error = math.sqrt(sum((pairs - found * w) ** 2 for pairs, w in groups)) / weight
+    return _blend(max(found - SUPPORT_Z * error, 0.0) * weight, weight, default)
+
+
 def fit_prior(cells: Mapping[tuple[str, str], tuple[float, float]], families: Mapping[str, str]) -> Prior:
     """Fit the prior from every (alias, shape) → (successes, trials); `families` maps alias → family.
 
@@ -121,22 +152,15 @@ def _spread_around(
             total_weight += weight * (1.0 - 1.0 / n)
         models.setdefault(alias, _Sums()).add(deviation, weight)
     kin: dict[str, _Sums] = {}
-    within_model, model_pairs = 0.0, 0.0
     for alias, sums in models.items():
-        pairs, weight = sums.cross()
-        within_model, model_pairs = within_model + pairs, model_pairs + weight
         # a model joins its family as one member (its mean deviation, its total weight), so the
         # family's cross terms pair cells of different siblings only
         kin.setdefault(families.get(alias, alias), _Sums()).add(sums.deviation / sums.weight, sums.weight)
-    within_family, family_pairs = 0.0, 0.0
-    for sums in kin.values():
-        pairs, weight = sums.cross()
-        within_family, family_pairs = within_family + pairs, family_pairs + weight
     cell_var = max(_blend(total, total_weight, default), 2 * MIN_VARIANCE)
-    model_cov = min(
-        max(_blend(within_model, model_pairs, MODEL_SHARE * default), 0.0), cell_var - MIN_VARIANCE
-    )
-    family_cov = min(max(_blend(within_family, family_pairs, FAMILY_SHARE * default), 0.0), model_cov)
+    within_model = [sums.cross() for sums in models.values()]
+    within_family = [sums.cross() for sums in kin.values()]
+    model_cov = min(_shared(within_model, MODEL_SHARE * default), cell_var - MIN_VARIANCE)
+    family_cov = min(_shared(within_family, FAMILY_SHARE * default), model_cov)
     return Prior(
         mean=mean,
         family_var=family_cov,

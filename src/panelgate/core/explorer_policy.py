@@ -25,7 +25,8 @@ fills the open seats of a panel in three steps:
 
 `ExplorerTuning` also holds the variants the simulation compares (plain
 Thompson sampling, top-two Thompson, the challenger followed by Thompson
-draws, the leader and the challenger, early floor seats); the randomness
+draws, the leader and the challenger, early floor seats, learning seats that
+also keep the floor, the least known contender); the randomness
 comes from the `random.Random` the caller passes, so seating is reproducible
 under a seed.
 """
@@ -38,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from panelgate.core.evidence import EvidenceBook
-from panelgate.core.explorer_floor import EarlyBy, due_now, early_seats
+from panelgate.core.explorer_floor import EarlyBy, due_now, early_seats, overdue
 
 CHALLENGER_TRIES = 30
 """Thompson draws a top-two challenger search makes before taking the best non-leader of the last."""
@@ -49,9 +50,14 @@ module's docstring); the challenger then Thompson draws (`challenger`); the lead
 (`leader`); top-two Thompson, a drawn leader and its challenger (`top-two`); or one plain Thompson draw
 (`thompson`)."""
 
-Challenge = Literal["optimism", "thompson"]
+KnownBy = Literal["promise", "deadline"]
+"""Among the least known candidates, who goes first: the most promising (`promise`), or the one nearest
+its floor deadline (`deadline`), so a seat to learn also keeps the floor and forced seats grow rare."""
+
+Challenge = Literal["optimism", "thompson", "fewest"]
 """How the challenger is found: the highest posterior mean plus `width` standard deviations
-(`optimism`), or re-drawing until a draw's best is not the leader (`thompson`, Russo 2016)."""
+(`optimism`), re-drawing until a draw's best is not the leader (`thompson`, Russo 2016), or the least
+known of the candidates that may still overturn the leader (`fewest`)."""
 
 
 @dataclass(frozen=True)
@@ -70,11 +76,19 @@ class ExplorerTuning:
     lone_seat_draw_share: float = 0.5
     """With `challenger` and one free seat: the chance it goes to the Thompson draw (mostly the leader)
     rather than the challenger, so a panel with one explorer seat still seats the record's best."""
+    settled_leader_share: float | None = None
+    """With `learn-and-lead`: the leader's share of the second seat once its lead is settled (None: as
+    `leader_share`)."""
     early: int = 0
     """Panels before its floor deadline a model may take a seat early on a good shape (0: only when due)."""
     early_by: EarlyBy = "gap"
     early_top: int = 1
     """An early seat is on one of the model's best `early_top` shapes by `early_by`."""
+    early_cap: int | None = None
+    """Early seats fill at most this many of a panel's seats, counting those the floor forces (None: any
+    seat the floor leaves)."""
+    known_by: KnownBy = "promise"
+    """How a tie among the least known candidates is broken."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +129,14 @@ def _challenger(pool: Sequence[str], leader: str, shape: str, evidence: Explorer
     book, tuning = evidence.book, evidence.tuning
     if tuning.challenge == "optimism":
         return optimistic_challenger(pool, leader, shape, book, tuning.width)
+    if tuning.challenge == "fewest":
+        width = tuning.width
+        hopeful = [a for a in pool if a != leader and may_overturn(a, leader, shape, book, width)]
+        return (
+            least_known(hopeful, shape, book)
+            if hopeful
+            else optimistic_challenger(pool, leader, shape, book, width)
+        )
     draw: list[str] = []
     for _ in range(CHALLENGER_TRIES):
         draw = _thompson(pool, shape, book, evidence.rng)
@@ -139,11 +161,17 @@ def may_overturn(challenger: str, leader: str, shape: str, book: EvidenceBook, w
     return hopeful.mean + width * hopeful.spread >= doubted.mean - width * doubted.spread
 
 
-def least_known(pool: Sequence[str], shape: str, book: EvidenceBook) -> str:
-    """The candidate with the fewest verdicts on `shape` (among those, the most promising)."""
-    return min(
-        pool, key=lambda alias: (book.counts(alias, shape).judged, -book.posterior(alias, shape).mean, alias)
-    )
+def least_known(
+    pool: Sequence[str], shape: str, book: EvidenceBook, unseated_for: Mapping[str, int] | None = None
+) -> str:
+    """The candidate with the fewest verdicts on `shape`; among those, the one nearest its floor
+    deadline when `unseated_for` is given (so the seat also keeps the floor), then the most promising."""
+
+    def key(alias: str) -> tuple[int, float, float, str]:
+        waited = overdue(alias, unseated_for) if unseated_for is not None else 0.0
+        return (book.counts(alias, shape).judged, -waited, -book.posterior(alias, shape).mean, alias)
+
+    return min(pool, key=key)
 
 
 def _learn_and_lead(
@@ -151,15 +179,19 @@ def _learn_and_lead(
 ) -> list[str]:
     """The seat to learn (the challenger, else the least known), then the leader or the least known again."""
     book, tuning = evidence.book, evidence.tuning
+    waited = evidence.unseated_for if tuning.known_by == "deadline" else None
     others = [alias for alias in pool if alias != leader]
     challenger = _challenger(pool, leader, shape, evidence)
     contested = may_overturn(challenger, leader, shape, book, tuning.width)
-    learn = challenger if contested else least_known(others, shape, book)
-    leads = evidence.rng.random() < tuning.leader_share
+    learn = challenger if contested else least_known(others, shape, book, waited)
+    share = tuning.leader_share
+    if not contested and tuning.settled_leader_share is not None:
+        share = tuning.settled_leader_share
+    leads = evidence.rng.random() < share
     if seats == 1:  # one seat: the leader, or its challenger while its lead is contested
         return [leader if leads or not contested else challenger]
     rest = [alias for alias in others if alias != learn]
-    return [learn, leader if leads or not rest else least_known(rest, shape, book)]
+    return [learn, leader if leads or not rest else least_known(rest, shape, book, waited)]
 
 
 def _free_seats(pool: Sequence[str], shape: str, seats: int, evidence: ExplorerEvidence) -> list[str]:
@@ -204,7 +236,7 @@ def explorer_order(
         window=tuning.early,
         by=tuning.early_by,
         top=tuning.early_top,
-    )[: max(0, seats - len(due))]
+    )[: max(0, (seats if tuning.early_cap is None else min(seats, tuning.early_cap)) - len(due))]
     chosen = [*due, *early]
     rest = [alias for alias in pool if alias not in chosen]
     return [*chosen, *(_free_seats(rest, shape, seats - len(chosen), evidence) if rest else [])]
