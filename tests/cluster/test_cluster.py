@@ -220,7 +220,7 @@ def test_a_keys_rpm_holds_across_replicas(cluster: Cluster, upstream: FakeUpstre
 
 
 def test_an_edit_through_one_replica_shows_on_the_others_next_request(cluster: Cluster):
-    """Each edit is announced to every replica on the cluster's Redis (store/shared/edit_notices.py),
+    """Each edit is announced to every replica on the cluster's Redis (store/shared/change_notices.py),
     so the next panel on another replica already seats by it: no replica serves a stale bench."""
     first_replica, second_replica = cluster.replicas
     for number, (editor, asker) in enumerate(

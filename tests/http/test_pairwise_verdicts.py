@@ -3,6 +3,7 @@ is kept on the verdict, and is superseded with it."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from tests.http.helpers import ask
@@ -102,3 +103,17 @@ def test_the_dashboard_records_better_than_like_the_bench(bench: Gateway, upstre
         expect=200,
     )
     assert better_than_shown(bench, panel["m3"]) == [panel["m1"]]
+
+
+def test_a_verdict_and_a_best_choice_sent_at_once_both_hold(bench: Gateway, upstream: FakeUpstream):
+    """The Judge view sends "useful" then "best" for one seat as fast as keys are pressed; whichever the
+    server takes first, the other keeps what it left out, so the best choice is never undone."""
+    for round_number in range(8):
+        panel = seats(bench, f"question {round_number}")
+        plain = {"call": panel["m1"], "useful": True, "note": "clear"}
+        best = {"call": panel["m1"], "useful": True, "better_than": [panel["m2"], panel["m3"]]}
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(lambda body: judge(bench, body), [plain, best]))
+        assert better_than_shown(bench, panel["m1"]) == sorted([panel["m2"], panel["m3"]])
+        stored = bench.api("GET", f"/api/panels/{panel['m1'].rsplit('.', 1)[0]}")["seats"]
+        assert next(s["verdict"]["note"] for s in stored if s["call"] == panel["m1"]) == "clear"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -9,10 +10,12 @@ from alembic import command
 from sqlalchemy import create_engine, insert, select
 
 from panelgate.core.evidence import Counts
+from panelgate.settings import Settings
 from panelgate.store import Database
 from panelgate.store.migrate import alembic_config
 from panelgate.store.suite_book import SuiteAnswer
 from panelgate.store.tables import suite_answers
+from tests.support.shared_state import on_redis
 
 from .conftest import POSTGRES_URL, T0, RecordPanel, later
 
@@ -139,3 +142,30 @@ def test_answers_kept_before_passing_was_stored_are_marked_from_their_scores(tmp
     finally:
         engine.dispose()
     assert dict(marked) == {"right": True, "missed": False, "invented": False, "refused": False}
+
+
+@pytest.mark.parametrize("shared_by", ["workers of one server", "servers on one Redis"])
+async def test_a_verdict_through_one_process_reaches_the_next_panel_on_another(
+    bench: Database, record_panel: RecordPanel, settings: Settings, redis_url: str, shared_by: str
+) -> None:
+    """Every panel weighs the kept counts; a verdict recorded elsewhere drops them at once, through the
+    workers' shared stamp or the servers' Redis notices, not after the copy's few seconds."""
+    [seat] = await record_panel("p1", [("alpha", "ok")], shape="code")
+    if shared_by == "workers of one server":
+        settings = settings.model_copy(update={"workers": 2})
+    else:
+        settings = on_redis(settings, redis_url)
+    judging, seating = await Database.open(settings), await Database.open(settings)
+    try:
+        assert ("alpha", "code") not in await seating.verdicts.evidence_counts()
+        await judging.verdicts.record(seat, useful=True, actor="t")
+        for _ in range(20):  # a notice crosses loopback in well under a millisecond
+            counts = await seating.verdicts.evidence_counts()
+            if ("alpha", "code") in counts:
+                break
+            await asyncio.sleep(0.005)
+        assert counts[("alpha", "code")].useful == 1
+        assert (await seating.verdicts.judged_counts(None))["alpha"] == (1, 1)
+    finally:
+        await judging.close()
+        await seating.close()

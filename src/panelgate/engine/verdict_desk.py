@@ -120,19 +120,14 @@ async def record_verdict(
             "reply's bench.seats",
             param="better_than",
         )
-    earlier = await db.verdicts.current(asked.call)
     try:
         return await db.verdicts.record(
             asked.call,
             useful=asked.useful,
-            note=asked.note if asked.note is not None else (earlier.note if earlier else ""),
-            real=asked.real if asked.real is not None else (earlier.real if earlier else ()),
-            false=asked.false if asked.false is not None else (earlier.false if earlier else ()),
-            better_than=(
-                asked.better_than
-                if asked.better_than is not None
-                else (earlier.better_than if earlier else ())
-            ),
+            note=asked.note,
+            real=asked.real,
+            false=asked.false,
+            better_than=asked.better_than,
             actor=scope.name,
         )
     except store_errors.NotFound as missing:

@@ -5,7 +5,7 @@ rate rules change when a person edits them, and are read by every panel;
 reading them query by query per panel was most of a panel's cost. The copy
 is dropped at once when this process, another worker of the same server, or
 another server on the same Redis commits an edit (the next panel waits for
-the re-read; see `config_stamp` and `shared/edit_notices`).
+the re-read; see `config_stamp` and `shared/change_notices`).
 Once it is older than `max_age_s`, the shared config version (one row,
 bumped by every edit of every process) is asked in the background, and the
 bench is re-read only when it moved: a separate server's edit shows within

@@ -1,4 +1,5 @@
-"""A stamp the worker processes of one server share, moved by every committed edit of the configuration.
+"""Stamps the worker processes of one server share: one moved by every committed edit of the
+configuration, one by every verdict.
 
 The workers of `panelgate serve --workers N` must see an edit made through
 any of them at once. Asking the database's config version before every use
@@ -18,7 +19,10 @@ import secrets
 from pathlib import Path
 
 CONFIG_STAMP = "config-stamp"
-"""The stamp's file name in the data folder."""
+"""The configuration stamp's file name in the data folder."""
+VERDICT_STAMP = "verdict-stamp"
+"""The verdict stamp's: the verdict counts every panel weighs are kept too, and a verdict through one
+worker must reach the next panel on any other."""
 SIZE = 8
 
 
@@ -40,3 +44,15 @@ class SharedStamp:
 
     def close(self) -> None:
         self._map.close()
+
+
+class Stamps:
+    """The configuration's stamp and the verdicts' stamp, in one data folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.config = SharedStamp(folder / CONFIG_STAMP)
+        self.verdicts = SharedStamp(folder / VERDICT_STAMP)
+
+    def close(self) -> None:
+        self.config.close()
+        self.verdicts.close()

@@ -24,9 +24,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from panelgate.store.bulk import select_rows
-from panelgate.store.config_stamp import SharedStamp
+from panelgate.store.config_stamp import Stamps
 from panelgate.store.errors import Conflict
-from panelgate.store.shared.edit_notices import EditNotices
+from panelgate.store.shared.change_notices import ChangeNotices
 from panelgate.store.sqlite_writer import InlineSQLiteWriter
 from panelgate.store.tables import config_version
 
@@ -72,10 +72,14 @@ class Connections:
     """Hands out transactions: `read()` for queries, `write()` for changes."""
 
     def __init__(
-        self, engine: AsyncEngine, *, stamp: SharedStamp | None = None, notices: EditNotices | None = None
+        self,
+        engine: AsyncEngine,
+        *,
+        stamps: Stamps | None = None,
+        notices: ChangeNotices | None = None,
     ) -> None:
-        """`stamp` is shared with the other worker processes of this server (see `config_stamp`);
-        `notices` tells the other servers on the same Redis about each edit (see `edit_notices`)."""
+        """`stamps` are shared with the other worker processes of this server (see `config_stamp`);
+        `notices` tell the other servers on the same Redis about each change (see `change_notices`)."""
         self.engine = engine
         self._writer = engine.execution_options(**{WRITE_OPTION: True})
         # SQLite has one writer at a time; taking turns here instead of in its
@@ -87,7 +91,7 @@ class Connections:
             InlineSQLiteWriter(engine.url, _tune_sqlite, checkpoint=self._checkpoint) if sqlite else None
         )
         self._edits = 0
-        self._stamp = stamp
+        self._stamps = stamps
         self._notices = notices
 
     @property
@@ -97,8 +101,22 @@ class Connections:
         This process's edits, or with a shared stamp, those of every worker of this server; with
         notices, also those other servers on the same Redis announced.
         """
-        own = self._edits if self._stamp is None else self._stamp.read()
-        return own if self._notices is None else own + self._notices.heard
+        own = self._edits if self._stamps is None else self._stamps.config.read()
+        return own if self._notices is None else own + self._notices.heard["config"]
+
+    @property
+    def record_generation(self) -> int:
+        """Moves when another worker of this server, or another server on the same Redis, records a
+        verdict (this process's own verdicts drop its copies at once: `Verdicts`)."""
+        own = 0 if self._stamps is None else self._stamps.verdicts.read()
+        return own if self._notices is None else own + self._notices.heard["verdict"]
+
+    async def announce_verdict(self) -> None:
+        """Tell the other processes a verdict was committed, so their counts are read again."""
+        if self._stamps is not None:
+            self._stamps.verdicts.move()
+        if self._notices is not None:
+            await self._notices.announce("verdict")
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
@@ -126,10 +144,12 @@ class Connections:
         finally:
             if edits_config:
                 self._edits += 1
-                if self._stamp is not None:
-                    self._stamp.move()
+                if self._stamps is not None:
+                    self._stamps.config.move()
         if edits_config and self._notices is not None:
-            await self._notices.announce()  # committed: tell the other servers before anyone hears back
+            await self._notices.announce(
+                "config"
+            )  # committed: tell the other servers before anyone hears back
 
     async def write_all_at_once(self, work: Callable[[Connection], T]) -> T:
         """`work` (plain synchronous Core) in one write transaction, for writes on every panel's path.
@@ -175,6 +195,6 @@ class Connections:
     async def close(self) -> None:
         if self._sqlite_writer is not None:
             await self._sqlite_writer.close()
-        if self._stamp is not None:
-            self._stamp.close()
-            self._stamp = None
+        if self._stamps is not None:
+            self._stamps.close()
+            self._stamps = None

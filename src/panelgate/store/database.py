@@ -16,7 +16,7 @@ from panelgate.store.bench_view import BenchView
 from panelgate.store.catalog_book import CatalogBook
 from panelgate.store.collections import Collections
 from panelgate.store.config_io import ConfigIO
-from panelgate.store.config_stamp import CONFIG_STAMP, SharedStamp
+from panelgate.store.config_stamp import Stamps
 from panelgate.store.connections import Connections, make_engine
 from panelgate.store.endpoints import Endpoints
 from panelgate.store.fact_book import FactBook
@@ -30,7 +30,7 @@ from panelgate.store.panels import Panels
 from panelgate.store.rate_book import RateBook
 from panelgate.store.routes import Routes
 from panelgate.store.scheduler_book import SchedulerBook
-from panelgate.store.shared.edit_notices import EditNotices
+from panelgate.store.shared.change_notices import ChangeNotices
 from panelgate.store.shared.redis_link import RedisLink
 from panelgate.store.shared.state import connect_redis, shared_state
 from panelgate.store.suite_book import SuiteBook
@@ -47,15 +47,15 @@ class Database:
         self,
         engine: AsyncEngine,
         *,
-        stamp: SharedStamp | None = None,
+        stamps: Stamps | None = None,
         redis: RedisLink | None = None,
-        notices: EditNotices | None = None,
+        notices: ChangeNotices | None = None,
     ) -> None:
-        """`stamp`: shared by the worker processes of one server, so an edit through one shows on all;
-        `notices`: the same across servers sharing one Redis (a cluster's replicas)."""
+        """`stamps`: shared by the worker processes of one server, so an edit or a verdict through one
+        shows on all; `notices`: the same across servers sharing one Redis (a cluster's replicas)."""
         self.engine = engine
         self._notices = notices
-        self._connections = connections = Connections(engine, stamp=stamp, notices=notices)
+        self._connections = connections = Connections(engine, stamps=stamps, notices=notices)
         self.shared = shared_state(connections, redis)
         """Rate counts, key minutes and route stickiness: in this database, or in Redis (`store.shared`)."""
         self.endpoints = Endpoints(connections)
@@ -96,12 +96,12 @@ class Database:
         settings.ensure_data_dir()
         engine = make_engine(settings.sqlalchemy_url)
         redis: RedisLink | None = None
-        notices: EditNotices | None = None
+        notices: ChangeNotices | None = None
         try:
             await upgrade_to_head(Connections(engine))
             redis = await connect_redis(settings)
             if redis is not None:
-                notices = EditNotices(redis)
+                notices = ChangeNotices(redis)
                 await notices.start()
         except BaseException:
             if notices is not None:
@@ -110,11 +110,11 @@ class Database:
                 await redis.close()
             await engine.dispose()
             raise
-        # Worker processes of one server share a stamp in the data folder, and servers sharing a
-        # Redis hear each other's edits, so an edit through one shows at once on all of them;
+        # Worker processes of one server share stamps in the data folder, and servers sharing a
+        # Redis hear each other's notices, so an edit or a verdict through one shows at once on all;
         # separate servers on the database alone see it within a second (see `BenchView`).
-        stamp = SharedStamp(settings.data_dir / CONFIG_STAMP) if settings.workers > 1 else None
-        return cls(engine, stamp=stamp, redis=redis, notices=notices)
+        stamps = Stamps(settings.data_dir) if settings.workers > 1 else None
+        return cls(engine, stamps=stamps, redis=redis, notices=notices)
 
     async def close(self) -> None:
         """Write what is pending and let go of every connection, even when the last write fails."""

@@ -113,32 +113,39 @@ class Verdicts:
         self._useful_max_age_s = useful_max_age_s
         self._useful: dict[str | None, tuple[float, dict[str, tuple[int, int]]]] = {}
         self._evidence: tuple[float, dict[tuple[str, str], Counts]] | None = None
+        self._others_seen = connections.record_generation
 
     async def record(
         self,
         call: str,
         *,
         useful: bool,
-        note: str = "",
-        real: Sequence[str] = (),
-        false: Sequence[str] = (),
-        better_than: Sequence[str] = (),
+        note: str | None = None,
+        real: Sequence[str] | None = None,
+        false: Sequence[str] | None = None,
+        better_than: Sequence[str] | None = None,
         actor: str,
     ) -> Literal["created", "superseded", "unchanged"]:
         """Judge a call; a later verdict supersedes, an identical one writes nothing.
 
         `better_than` names the seats of the call's panel whose answers this one
-        beat. Refused: a call that failed, and a `better_than` naming the call
-        itself, another panel's call or a failed seat (`verdict_rules`)."""
+        beat. A field left as None keeps the call's earlier value (none: empty),
+        read in the same transaction, so two verdicts on one call sent at once
+        (a judge pressing "useful" then "best") never undo each other. Refused:
+        a call that failed, and a `better_than` naming the call itself, another
+        panel's call or a failed seat (`verdict_rules`)."""
         useful = check_bool(useful, "useful")
-        note = check_text(note, "note")
-        real_claims = check_texts(real, "real", most=MAX_CLAIMS, each=MAX_CLAIM)
-        false_claims = check_texts(false, "false", most=MAX_CLAIMS, each=MAX_CLAIM)
+        given_note = None if note is None else check_text(note, "note")
+        given_real = None if real is None else check_texts(real, "real", most=MAX_CLAIMS, each=MAX_CLAIM)
+        given_false = None if false is None else check_texts(false, "false", most=MAX_CLAIMS, each=MAX_CLAIM)
         async with self._connections.write(edits_config=False) as connection:
             known = (
                 select(evidence.c.status, seats.c.panel)
                 .select_from(evidence.outerjoin(seats, seats.c.call == evidence.c.call))
                 .where(evidence.c.call == call)
+                .with_for_update(
+                    of=evidence
+                )  # PostgreSQL: one verdict on a call at a time (SQLite: one writer)
             )
             found = (await connection.execute(known)).first() if storable(call) else None
             if found is None:
@@ -146,8 +153,13 @@ class Verdicts:
                     f"no call `{call}` was recorded; use a call id from a reply's `bench` field", field="call"
                 )
             refuse_failed(call, found.status)
-            beaten = await checked_better_than(connection, call, found.panel, better_than)
             current = await _current(connection, call)
+            note = given_note if given_note is not None else (current.note if current else "")
+            real_claims = given_real if given_real is not None else (current.real if current else ())
+            false_claims = given_false if given_false is not None else (current.false if current else ())
+            if better_than is None:
+                better_than = current.better_than if current else ()
+            beaten = await checked_better_than(connection, call, found.panel, better_than)
             verdict = {
                 "useful": useful,
                 "note": note,
@@ -183,6 +195,7 @@ class Verdicts:
                 before=before,
                 after=verdict,
             )
+        await self._connections.announce_verdict()
         for listener in self._listeners:
             listener(useful, bool(beaten))
         return "created" if current is None else "superseded"
@@ -247,9 +260,11 @@ class Verdicts:
         orders members.
 
         Read on every new agent conversation, so a copy is kept for a few
-        seconds (another process's verdicts show within that) and dropped at
-        once when this process records a verdict.
+        seconds, dropped at once when this process, another worker of this
+        server or another server on the same Redis records a verdict (a
+        server sharing only the database sees its verdicts within that).
         """
+        self._forget_if_others_judged()
         kept = self._useful.get(collection)
         if kept is not None and time.monotonic() - kept[0] <= self._useful_max_age_s:
             return kept[1]
@@ -263,11 +278,12 @@ class Verdicts:
         every panel.
 
         Kept like `judged_counts`: a copy for a few seconds (another process's
-        verdicts and suite answers show within that), dropped at once when
-        this process records a verdict or keeps a suite answer. The same
+        suite answers show within that), dropped at once on any verdict as
+        there, and when this process keeps a suite answer. The same
         object is returned while it is kept, so a reader can tell when the
         counts changed.
         """
+        self._forget_if_others_judged()
         kept = self._evidence
         if kept is not None and time.monotonic() - kept[0] <= self._useful_max_age_s:
             return kept[1]
@@ -275,6 +291,14 @@ class Verdicts:
             counts = await read_evidence_counts(connection)
         self._evidence = (time.monotonic(), counts)
         return counts
+
+    def _forget_if_others_judged(self) -> None:
+        """Drop the kept counts when another process recorded a verdict (`Connections.record_generation`)."""
+        seen = self._connections.record_generation
+        if seen != self._others_seen:
+            self._others_seen = seen
+            self._useful.clear()
+            self._evidence = None
 
     def forget_evidence_counts(self) -> None:
         """Drop the kept copy of `evidence_counts`: a suite answer was just kept (the store tells)."""
