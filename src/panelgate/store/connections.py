@@ -147,9 +147,8 @@ class Connections:
                 if self._stamps is not None:
                     self._stamps.config.move()
         if edits_config and self._notices is not None:
-            await self._notices.announce(
-                "config"
-            )  # committed: tell the other servers before anyone hears back
+            # Committed: the other servers hear of it before this edit's reply goes out.
+            await self._notices.announce("config")
 
     async def write_all_at_once(self, work: Callable[[Connection], T]) -> T:
         """`work` (plain synchronous Core) in one write transaction, for writes on every panel's path.

@@ -143,9 +143,8 @@ class Verdicts:
                 select(evidence.c.status, seats.c.panel)
                 .select_from(evidence.outerjoin(seats, seats.c.call == evidence.c.call))
                 .where(evidence.c.call == call)
-                .with_for_update(
-                    of=evidence
-                )  # PostgreSQL: one verdict on a call at a time (SQLite: one writer)
+                # PostgreSQL: one verdict on a call at a time (SQLite has one writer anyway).
+                .with_for_update(of=evidence)
             )
             found = (await connection.execute(known)).first() if storable(call) else None
             if found is None:
