@@ -15,16 +15,16 @@ import pytest
 from tests.conftest import arrange_bench
 from tests.http.helpers import ask, hello
 from tests.http.metrics_helpers import figure, run_mixed_load, scrape
-from tests.http.test_workers import worker_processes
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
+from tests.support.workers import started_with_two_workers, worker_processes
 
 MORE_PANELS = 16
 
 
 @pytest.fixture
 def two_workers(tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
-    gateway = Gateway(tmp_path / "home", env={"PANELGATE_WORKERS": "2"}, in_process=False).start()
+    gateway = started_with_two_workers(tmp_path / "home")
     try:
         yield arrange_bench(gateway, upstream)
     finally:

@@ -20,11 +20,12 @@ from tests.conftest import arrange_bench
 from tests.http.helpers import ask, hello
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
+from tests.support.workers import started_with_two_workers, worker_processes
 
 
 @pytest.fixture
 def two_workers(tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
-    gateway = Gateway(tmp_path / "home", env={"PANELGATE_WORKERS": "2"}, in_process=False).start()
+    gateway = started_with_two_workers(tmp_path / "home")
     try:
         yield arrange_bench(gateway, upstream)
     finally:
@@ -48,12 +49,6 @@ def test_an_edit_through_one_worker_shows_at_once_on_the_other(two_workers: Gate
         two_workers.save_collection(f"fresh{number}", ["m1", "m2"])
         asked = [ask(two_workers, hello(f"bench/fresh{number}")) for _ in range(4)]
         assert [r.status_code for r in asked] == [200] * 4, asked[-1].text
-
-
-def worker_processes(gateway: Gateway) -> list[psutil.Process]:
-    assert gateway.process is not None
-    children = psutil.Process(gateway.process.pid).children()
-    return [child for child in children if "spawn_main" in " ".join(child.cmdline())]
 
 
 def connections_per_worker(gateway: Gateway, client_ports: set[int]) -> list[int]:
