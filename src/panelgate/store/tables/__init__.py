@@ -18,7 +18,13 @@ from panelgate.store.tables.bench import (
     gateway_settings,
     models,
 )
-from panelgate.store.tables.catalog import catalog_entries, catalog_sources, model_facts, paid_holds
+from panelgate.store.tables.catalog import (
+    catalog_entries,
+    catalog_seen,
+    catalog_sources,
+    model_facts,
+    paid_holds,
+)
 from panelgate.store.tables.columns import UtcDateTime, json_column, metadata, utcnow
 from panelgate.store.tables.health import (
     alerts,
@@ -47,6 +53,7 @@ __all__ = [
     "alias_history",
     "audit_log",
     "catalog_entries",
+    "catalog_seen",
     "catalog_sources",
     "collections",
     "config_version",

@@ -20,7 +20,11 @@ endpoints = Table(
     Column("is_default", Boolean, nullable=False),
     Column("created_at", UtcDateTime, nullable=False),
     Column("updated_at", UtcDateTime, nullable=False),
+    Column("hub", Text, nullable=True),
+    Column("admin_key_name", Text, nullable=True),
 )
+"""`hub`: which hub program serves behind `base_url` (litellm, openwebui, cliproxy; null for any other
+endpoint); `admin_key_name` names the secret its admin API takes (migration 0019)."""
 Index(
     "uq_endpoints_one_default",
     endpoints.c.is_default,

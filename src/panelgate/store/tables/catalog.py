@@ -34,6 +34,15 @@ catalog_entries = Table(
 its facts read into our names, found by `match_key` (the served id's last segment, `catalog.matching`)."""
 Index("ix_catalog_entries_match_key", catalog_entries.c.match_key)
 
+catalog_seen = Table(
+    "catalog_seen",
+    metadata,
+    Column("provider", Text, primary_key=True),
+    Column("model", Text, primary_key=True),
+    Column("first_seen", UtcDateTime, nullable=True),
+)
+"""When each catalog model was first seen (migration 0020); null: in the first list read, the baseline."""
+
 model_facts = Table(
     "model_facts",
     metadata,
