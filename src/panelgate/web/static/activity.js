@@ -6,11 +6,9 @@
 (() => {
   const EVERY_MS = 10000;
   const charts = document.getElementById("activity-charts");
-  let timer = null;
   let failed = false;
 
   async function refresh() {
-    timer = null;
     try {
       const reply = await fetch(window.location.pathname, { headers: { Accept: "text/html" }, credentials: "same-origin" });
       if (!reply.ok) throw new Error(`HTTP ${reply.status}`);
@@ -22,22 +20,8 @@
     } catch (failure) {
       failed = true;
       panelgate.say(`Could not read the activity (${failure.message}); trying again.`, true);
-    } finally {
-      schedule();
     }
   }
 
-  function schedule() {
-    if (!document.hidden && timer === null) timer = setTimeout(refresh, EVERY_MS);
-  }
-
-  document.addEventListener("visibilitychange", () => {
-    if (document.hidden) {
-      clearTimeout(timer);
-      timer = null;
-    } else {
-      refresh();
-    }
-  });
-  schedule();
+  panelgate.keepReading(EVERY_MS, refresh);
 })();

@@ -6,6 +6,8 @@
 //     <select name="merger" data-empty="blank">                         left empty: sends "" (null: null)
 //   <button data-open="model-dialog" data-fill='{"alias": "m1"}'>       fill a dialog's form, open it
 //   <button data-action="POST /api/models/m1/retire" data-confirm="…">  one request, after a confirm
+//
+// Live pages read again on a timer with `panelgate.keepReading(ms, read)`.
 "use strict";
 
 const panelgate = (() => {
@@ -39,6 +41,54 @@ const panelgate = (() => {
   function sayAfterReload(message) {
     sessionStorage.setItem(SAID, message);
     location.reload();
+  }
+
+  // Call `read` every `everyMs` while the tab is visible, never two reads at once, and at once when the
+  // tab shows again (a hidden tab reads nothing). The first read is `everyMs` away; `now()` reads at
+  // once, or right after the read in flight so that what changed during it is read too. `read`
+  // reports its own failures: the schedule goes on whatever it throws.
+  function keepReading(everyMs, read) {
+    let timer = null;
+    let reading = false;
+    let again = false;
+
+    function schedule() {
+      if (!document.hidden && timer === null) timer = setTimeout(now, everyMs);
+    }
+
+    async function now() {
+      clearTimeout(timer);
+      timer = null;
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      try {
+        await read();
+      } catch (failure) {
+        console.warn("a live read failed", failure);
+      } finally {
+        reading = false;
+        if (again) {
+          again = false;
+          now();
+        } else {
+          schedule();
+        }
+      }
+    }
+
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) {
+        now();
+        return;
+      }
+      clearTimeout(timer);
+      timer = null;
+    });
+    schedule();
+    return { now };
   }
 
   function fillPath(template, values) {
@@ -164,5 +214,5 @@ const panelgate = (() => {
     }
   });
 
-  return { api, say, sayAfterReload, fill, formBody };
+  return { api, say, sayAfterReload, fill, formBody, keepReading };
 })();

@@ -18,16 +18,10 @@
   let panels = [];
   let drawn = ""; // the panels last drawn, as JSON: an unchanged poll leaves the page (and focus) alone
   let generation = 0; // bumped by every verdict saved here; a poll started before one is stale
-  let timer = null;
-  let reading = false;
   let openCall = null; // the call id of the seat in the dialog
 
   // ---- reading ---------------------------------------------------------------------------------------
-  async function poll() {
-    clearTimeout(timer);
-    timer = null;
-    if (reading) return; // the read in flight schedules the next one
-    reading = true;
+  async function read() {
     const started = generation;
     try {
       const reply = await panelgate.api("GET", `/api/panels?limit=${SHOWN}&answers=false`);
@@ -38,24 +32,8 @@
       note.textContent = panels.length ? "" : "No panels yet: ask a collection (Collections shows how, under “Ask it”) and it shows up here within seconds.";
     } catch (failure) {
       note.textContent = `Could not read the recent panels (${failure.message}); trying again.`;
-    } finally {
-      reading = false;
-      schedule();
     }
   }
-
-  function schedule() {
-    if (!document.hidden && timer === null) timer = setTimeout(poll, POLL_MS);
-  }
-
-  document.addEventListener("visibilitychange", () => {
-    if (!document.hidden) {
-      poll();
-      return;
-    }
-    clearTimeout(timer);
-    timer = null;
-  });
 
   // ---- drawing ---------------------------------------------------------------------------------------
   function element(tag, className, text) {
@@ -245,5 +223,5 @@
     if (call) focusChip(call);
   });
   form.addEventListener("submit", saveVerdict);
-  poll();
+  panelgate.keepReading(POLL_MS, read).now();
 })();

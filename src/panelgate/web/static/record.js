@@ -19,8 +19,6 @@
   const shape = form.dataset.shape;
   let collection = form.dataset.collection;
   let drawn = ""; // the reading last drawn, as JSON: an unchanged poll leaves the page alone
-  let timer = null;
-  let reading = false;
   let failed = false;
 
   // ---- reading ---------------------------------------------------------------------------------------
@@ -31,11 +29,7 @@
     return query.toString();
   }
 
-  async function poll() {
-    clearTimeout(timer);
-    timer = null;
-    if (reading) return; // the read in flight schedules the next one
-    reading = true;
+  async function read() {
     const asked = collection;
     try {
       const record = await panelgate.api("GET", `/api/record?${address()}`);
@@ -45,25 +39,9 @@
     } catch (failure) {
       failed = true;
       panelgate.say(`Could not read the record (${failure.message}); trying again.`, true);
-    } finally {
-      reading = false;
-      if (asked !== collection) poll(); // the collection changed while reading: read it now
-      else schedule();
     }
   }
-
-  function schedule() {
-    if (!document.hidden && timer === null) timer = setTimeout(poll, POLL_MS);
-  }
-
-  document.addEventListener("visibilitychange", () => {
-    if (!document.hidden) {
-      poll();
-      return;
-    }
-    clearTimeout(timer);
-    timer = null;
-  });
+  const reader = panelgate.keepReading(POLL_MS, read); // a collection chosen mid-read is read right after
 
   // ---- words and numbers, as the server writes them --------------------------------------------------
   function percent(share) {
@@ -302,7 +280,7 @@
     const query = address();
     history.replaceState(null, "", query ? `/record?${query}` : "/record");
     document.getElementById("record-note")?.remove();
-    poll();
+    reader.now();
   });
-  poll();
+  reader.now();
 })();
