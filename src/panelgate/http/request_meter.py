@@ -7,6 +7,9 @@ counted too). The label is the route's template, never the path asked
 its table's route in `scope["route"]`; FastAPI's routes are read with
 `route_template` (the prefix of an included router put back). A request no
 route took is `other`.
+
+The reply's status is also noted in the request's state (`STATUS`), where
+the access log outside reads it rather than wrapping `send` a second time.
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from panelgate.http.gateway_table import GatewayRoute
 from panelgate.http.route_template import route_template
 from panelgate.observe import OTHER_ROUTE, Meter
+
+STATUS = "reply_status"
+"""The key of the request's state that holds the reply's status once it began."""
 
 
 class RequestMeter:
@@ -27,18 +33,18 @@ class RequestMeter:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        status = 500  # what the server answers when the app raised before replying
+        state = scope.setdefault("state", {})
 
         async def sending(message: Message) -> None:
-            nonlocal status
             if message["type"] == "http.response.start":
-                status = message["status"]
+                state[STATUS] = message["status"]
             await send(message)
 
         try:
             await self.app(scope, receive, sending)
         finally:
-            self._meter.request(route_label(scope), scope["method"], status)
+            # 500: what the server answers when the app raised before replying
+            self._meter.request(route_label(scope), scope["method"], state.get(STATUS, 500))
 
 
 def route_label(scope: Scope) -> str:

@@ -8,6 +8,10 @@ while the request is served, this one included. The caller ("key") is the
 gateway key's name, `admin` for the admin token or login cookie, or `-`
 (loopback without a credential). No header, query string or body is ever
 written: keys travel in those, and Gemini's in the query.
+
+The status is the one `RequestMeter` (inside) notes in the request's state,
+so a reply's messages pass through one wrapper, not two; a request that
+ended before any reply began has none (`-`).
 """
 
 from __future__ import annotations
@@ -15,9 +19,10 @@ from __future__ import annotations
 import logging
 import time
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from panelgate.core.log_context import LogContext, current
+from panelgate.http.request_meter import STATUS
 from panelgate.http.route_template import route_template
 
 log = logging.getLogger("panelgate.access")
@@ -32,21 +37,15 @@ class AccessLog:
             await self.app(scope, receive, send)
             return
         began = time.monotonic()
-        status = 0
+        state = scope.setdefault("state", {})  # shared with every copy of the scope made inside
         context = LogContext()
         token = current.set(context)
-
-        async def sending(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
         try:
-            await self.app(scope, receive, sending)
+            await self.app(scope, receive, send)
         finally:
             took_ms = (time.monotonic() - began) * 1000
-            context.key = scope.get("state", {}).get("caller", "-")
+            status = state.get(STATUS, 0)
+            context.key = state.get("caller", "-")
             context.route = context.route or route_template(scope)
             log.info(
                 "%s %s %s %.0fms",
