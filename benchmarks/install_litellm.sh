@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install LiteLLM's proxy, the route benchmark's comparison, into benchmarks/.litellm-venv (gitignored).
+# Install LiteLLM's proxy, the route benchmark's comparison, into benchmarks/.litellm-venv (gitignored),
+# or into LITELLM_VENV: scripts/clients puts the hub tests' copy in .clients/litellm.
 #
 #     bash benchmarks/install_litellm.sh          # or: benchmarks/route.py --install
 #

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.catalog.loopback import CatalogServer, catalog_server
 from tests.support.gateway import TEST_REDIS_URL, Gateway
+from tests.support.oauth_provider import OAuthProvider
 from tests.support.redis_server import RedisServer
 from tests.support.upstream import FakeUpstream
+
+# The tests' gateways call loopback servers; a developer's proxy settings would send those calls
+# through the proxy. The tests of proxies set their own, on the gateway or the pool they make.
+for proxy_variable in ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY"):
+    os.environ.pop(proxy_variable, None)
+    os.environ.pop(proxy_variable.lower(), None)
 
 
 @pytest.fixture(scope="session")
@@ -74,3 +83,23 @@ def bench(gateway: Gateway, upstream: FakeUpstream) -> Gateway:
 @pytest.fixture
 def crashable_bench(crashable_gateway: Gateway, upstream: FakeUpstream) -> Gateway:
     return arrange_bench(crashable_gateway, upstream)
+
+
+@pytest.fixture
+def catalogs() -> Iterator[CatalogServer]:
+    """The public catalogs on loopback, serving the fixtures until a test publishes others."""
+    with catalog_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def provider_server() -> Iterator[OAuthProvider]:
+    with OAuthProvider() as server:
+        yield server
+
+
+@pytest.fixture
+def provider(provider_server: OAuthProvider) -> OAuthProvider:
+    """The loopback provider, forgetting every code, token and setting of earlier tests."""
+    provider_server.reset()
+    return provider_server

@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     keepalive_s: float = Field(default=10.0, gt=0, description="seconds between stream keep-alives")
     max_body_bytes: int = Field(default=20_000_000, gt=0)
     upstream_max_reply_bytes: int = Field(default=32 * 1024 * 1024, gt=0)
+    upstream_connections_per_host: int = Field(
+        default=512, ge=1, description="upstream connections open at once per host; more calls wait in line"
+    )
     retry_after_cap_s: float = Field(default=60.0, ge=0)
     route_first_token_s: float = Field(
         default=90.0, gt=0, description="seconds a route member may stay silent before the next is asked"
@@ -64,6 +67,13 @@ class Settings(BaseSettings):
     )
     log_format: Literal["text", "json"] = Field(
         default="text", description="`json`: one JSON object per log line, for a log collector"
+    )
+    connect_providers: Path | None = Field(
+        default=None,
+        description="YAML or JSON file changing sign-in providers' URLs and client ids, or adding some",
+    )
+    connect_renew_check_s: float = Field(
+        default=30.0, gt=0, description="seconds between looks for sign-in tokens about to expire"
     )
 
     @cached_property

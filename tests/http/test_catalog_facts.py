@@ -9,19 +9,12 @@ import pytest
 from tests.catalog.loopback import (
     CatalogServer,
     ListingUpstream,
-    catalog_server,
     facts,
     point_catalogs_at,
     refresh,
 )
 from tests.http.helpers import ask
 from tests.support.gateway import Gateway
-
-
-@pytest.fixture
-def catalogs() -> Iterator[CatalogServer]:
-    with catalog_server() as server:
-        yield server
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ person may change; by hand or as the scheduler's `catalog-refresh` job."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,19 +11,12 @@ from tests.catalog.loopback import (
     MODELS_DEV_PATH,
     OPENROUTER_PATH,
     CatalogServer,
-    catalog_server,
     facts,
     point_catalogs_at,
     refresh,
 )
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
-
-
-@pytest.fixture
-def catalogs() -> Iterator[CatalogServer]:
-    with catalog_server() as server:
-        yield server
 
 
 @pytest.fixture

@@ -7,6 +7,12 @@ a signed image URL, records verdicts, makes a gateway key and fails a login;
 then every log line, every row of every table and every page the admin can
 open is searched for the provider key, both gateway keys, the image's bytes
 and the URL's signature, and the log for the prompt and the answers too.
+
+A second session signs in to the loopback provider by every flow (key,
+OAuth with a renewal, device code), asks a panel through the signed-in
+endpoint, and the same places, the sign-in API's replies and the callback
+pages are searched for every token, code, verifier and device code that
+passed between the gateway and the provider.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import re
 import secrets
 import sqlite3
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,7 +31,10 @@ import orjson
 import pytest
 from openai import OpenAI
 
+from tests.connect.conftest import providers_file
+from tests.connect.helpers import ask_panel, browse, poll_until_done, seat_status
 from tests.support.gateway import Gateway
+from tests.support.oauth_provider import CLIENT_ID, OAuthProvider
 from tests.support.upstream import FakeUpstream
 
 ADMIN_TOKEN = "admin-" + secrets.token_hex(12)
@@ -145,6 +155,65 @@ def test_a_whole_session_leaves_no_secret_in_logs_rows_or_pages(served: Gateway,
     } <= _access_lines(served.log(), served.extra_env["PANELGATE_LOG_FORMAT"])
     assert made["hint"] in places["page /api/keys"] and "laptop" in places["table gateway_keys"]
     assert PROMPT in places["table panels"]
+
+
+@pytest.fixture
+def signing_in(
+    request: pytest.FixtureRequest, tmp_path: Path, upstream: FakeUpstream
+) -> Iterator[tuple[Gateway, OAuthProvider]]:
+    with OAuthProvider() as provider:
+        provider.state.expires_in = 120  # renewed at the first look (Hugging Face, GitHub)
+        gateway = Gateway(
+            tmp_path / "home",
+            env={
+                "PANELGATE_ADMIN_TOKEN": ADMIN_TOKEN,
+                "PANELGATE_CONNECT_PROVIDERS": str(providers_file(tmp_path / "config", provider, upstream)),
+                "PANELGATE_CONNECT_RENEW_CHECK_S": "0.1",
+            },
+            in_process=False,
+            log_level="info",
+        ).start()
+        try:
+            yield gateway, provider
+        finally:
+            gateway.close()
+
+
+def test_sign_ins_leave_no_token_in_logs_rows_pages_or_replies(signing_in: tuple[Gateway, OAuthProvider]):
+    gateway, provider = signing_in
+    replies: dict[str, str] = {}
+    for name, body in (("huggingface", {"client_id": CLIENT_ID}), ("openrouter", {})):
+        started = gateway.api("POST", f"/api/connect/{name}", body, expect=200)
+        page = browse(started["url"])  # the browser brings no admin token back from the provider
+        assert page.status_code == 200 and f"Connected: {name}" in page.text, page.text
+        replies |= {f"start {name}": orjson.dumps(started).decode(), f"callback page {name}": page.text}
+    device = gateway.api("POST", "/api/connect/github", {}, expect=200)
+    provider.approve(device["user_code"])
+    assert poll_until_done(gateway, device["signin"])["status"] == "connected"
+    replies["start github"] = orjson.dumps(device).decode()
+    deadline = time.monotonic() + 10
+    while provider.grants("refresh_token") < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert provider.grants("refresh_token") == 2, "the Hugging Face and GitHub tokens were renewed"
+    assert seat_status(ask_panel(gateway, "huggingface")) == ["ok"]
+    for path in (
+        "/api/connect/providers",
+        "/api/connect/endpoints",
+        f"/api/connect/signins/{device['signin']}",
+    ):
+        replies[path] = orjson.dumps(gateway.api("GET", path, expect=200)).decode()
+
+    secrets_passed = provider.state.issued + provider.state.secrets_seen
+    assert len(provider.state.issued) == 9, "the tokens of three sign-ins and two renewals"
+    places = {"the log": gateway.log(), **replies, **_pages(gateway), **_rows(gateway)}
+    found = [
+        f"a secret in {place}"
+        for place, text in places.items()
+        for secret in secrets_passed
+        if secret in text
+    ]
+    assert found == []
+    assert "table signins" in places and "github" in places["table signin_grants"], "the scan read them"
 
 
 def _access_lines(log: str, log_format: str) -> set[tuple[str, str]]:

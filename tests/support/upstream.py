@@ -53,6 +53,8 @@ should not exist is `behave(model, status=404)`):
                              a call to the shell tool the request offers, running this command,
                              then, once its result is in the request, text quoting that result
 
+`FakeUpstream(tls=context, host="localhost")` serves HTTPS with that server
+context, its `url` naming `host` (it listens on 127.0.0.1 either way).
 `FakeUpstream(require_key="sk-...")` asks every route, `GET /v1/models`
 included, for that key. `GET /v1/models` lists the models named in the
 constructor, every model given a behaviour and every one named to
@@ -73,16 +75,17 @@ import contextlib
 import dataclasses
 import math
 import socket
+import ssl
 import struct
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import Any
 
 import orjson
 
+from tests.support.loop_thread import LoopThread
 from tests.support.shell_agent import shell_turn
 
 _STATUS_WORDS = {
@@ -193,9 +196,20 @@ class _Call:
             self.text = "" if b.tool_calls else f"answer from {self.model}"
 
 
-class FakeUpstream:
-    def __init__(self, models: Iterable[str] = (), *, require_key: str | None = None) -> None:
-        self.url = ""
+class FakeUpstream(LoopThread):
+    thread_name = "fake-upstream"
+
+    def __init__(
+        self,
+        models: Iterable[str] = (),
+        *,
+        require_key: str | None = None,
+        tls: ssl.SSLContext | None = None,
+        host: str = "127.0.0.1",
+    ) -> None:
+        super().__init__()
+        self._tls = tls
+        self._host = host
         self.require_key = require_key
         self.requests: list[ReceivedRequest] = []
         self._lock = threading.Lock()
@@ -206,9 +220,6 @@ class FakeUpstream:
         self._failures: dict[str, int] = {}
         self._gatherings: dict[str, _Gathering] = {}
         self._serial = 0
-        self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stopping: asyncio.Event | None = None
         self._connections: set[asyncio.Task[None]] = set()
 
     # ---- the test's side ----------------------------------------------------------
@@ -251,41 +262,13 @@ class FakeUpstream:
             self._failures.clear()
             self._gatherings.clear()
 
-    def start(self) -> FakeUpstream:
-        ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(ready,), name="fake-upstream", daemon=True)
-        self._thread.start()
-        if not ready.wait(10) or not self.url:
-            raise RuntimeError("the fake upstream did not start within 10 s")
-        return self
-
-    def stop(self) -> None:
-        if self._loop is not None and self._stopping is not None:
-            self._loop.call_soon_threadsafe(self._stopping.set)
-        if self._thread is not None:
-            self._thread.join(10)
-        self._thread = None
-
-    def __enter__(self) -> FakeUpstream:
-        return self.start()
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.stop()
-
-    # ---- the server thread ------------------------------------------------------
-
-    def _run(self, ready: threading.Event) -> None:
-        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-            runner.run(self._serve(ready))
-
     async def _serve(self, ready: threading.Event) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._stopping = asyncio.Event()
-        server = await asyncio.start_server(self._connection, "127.0.0.1", 0, backlog=4096, limit=_HEAD_LIMIT)
+        assert self._stopping is not None
+        server = await asyncio.start_server(
+            self._connection, "127.0.0.1", 0, backlog=4096, limit=_HEAD_LIMIT, ssl=self._tls
+        )
         port = server.sockets[0].getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}/v1"
+        self.url = f"{'https' if self._tls else 'http'}://{self._host}:{port}/v1"
         ready.set()
         async with server:
             await self._stopping.wait()
@@ -311,7 +294,10 @@ class FakeUpstream:
             pass
         finally:
             self._connections.discard(task)
-            writer.close()
+            if self._tls is not None and self._stopping is not None and self._stopping.is_set():
+                writer.transport.abort()  # no TLS farewell to wait for: the loop ends now
+            else:
+                writer.close()
 
     async def _answer(
         self, request: _Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -544,16 +530,6 @@ class _ChatReply:
 
 
 # ---- HTTP/1.1 plumbing ------------------------------------------------------------
-
-
-def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop]:
-    """uvloop when installed (it comes with uvicorn[standard]): the upstream should
-    cost the tests as little time as possible."""
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.new_event_loop
-    return uvloop.new_event_loop
 
 
 async def _read_request(reader: asyncio.StreamReader) -> _Request | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import orjson
@@ -42,9 +44,10 @@ def test_key_file_is_written_private(keys: KeyStore):
     keys.set("groq", "gsk-file-secret")
     assert stat.S_IMODE(keys.key_file.stat().st_mode) == 0o600
     assert orjson.loads(keys.key_file.read_bytes()) == {"groq": "gsk-file-secret"}
-    assert [p.name for p in keys.key_file.parent.iterdir()] == ["keys.json"], (
-        "no temporary file is left behind"
+    assert sorted(p.name for p in keys.key_file.parent.iterdir()) == ["keys.json", "keys.json.lock"], (
+        "no temporary file is left behind (the empty lock file orders changes)"
     )
+    assert keys.key_file.with_name("keys.json.lock").stat().st_size == 0
 
 
 def test_loosened_key_file_is_read_with_a_warning_and_made_private_on_write(
@@ -71,6 +74,29 @@ def test_key_file_edited_by_hand_is_read_again(keys: KeyStore):
     assert keys.get("a") == "secret-a"
     keys.key_file.write_bytes(orjson.dumps({"a": "secret-a-changed-by-hand"}))
     assert keys.get("a") == "secret-a-changed-by-hand"
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from panelgate.upstream import KeyStore
+store = KeyStore(Path(sys.argv[1]), environ={})
+for number in range(60):
+    store.set(f"{sys.argv[2]}-{number}", f"secret-{sys.argv[2]}-{number}")
+"""
+
+
+def test_two_processes_changing_the_key_file_at_once_lose_no_change(tmp_path: Path):
+    """A sign-in landing in one process while another renews a token: both keys are kept."""
+    key_file = tmp_path / "keys.json"
+    writers = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(key_file), name])
+        for name in ("one", "two", "three")
+    ]
+    assert [writer.wait(60) for writer in writers] == [0, 0, 0]
+    kept = orjson.loads(key_file.read_bytes())
+    assert len(kept) == 180
+    assert kept["two-59"] == "secret-two-59"
 
 
 def test_broken_key_file_is_a_clear_error_without_its_content(tmp_path: Path):

@@ -26,6 +26,7 @@ PAGES = (
     "collections",
     "models",
     "endpoints",
+    "discover",
     "benchmarks",
     "quotas",
     "activity",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from panelgate.catalog.discover_traits import models_dev_traits, openrouter_traits
 from panelgate.catalog.matching import host_of, match_key
 from panelgate.catalog.reading import listing_facts, models_dev_facts
 from panelgate.store.catalog_book import CatalogEntry
@@ -45,6 +46,7 @@ def models_dev_entries(document: Any) -> list[CatalogEntry]:
                 match_key=match_key(model_name),
                 api_host=host,
                 facts=models_dev_facts(model),
+                traits=models_dev_traits(provider, model),
             )
     if not found:
         raise UnreadableCatalog("models.dev's api.json lists no models")
@@ -67,6 +69,7 @@ def openrouter_entries(document: Any) -> list[CatalogEntry]:
             match_key=match_key(model_id),
             api_host="openrouter.ai",
             facts=listing_facts(model),
+            traits=openrouter_traits(model),
         )
     if not found:
         raise UnreadableCatalog("OpenRouter's model list lists no models")

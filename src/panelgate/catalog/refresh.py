@@ -7,6 +7,11 @@ entries; each chat endpoint with models on the bench is asked for its
 it stated before (an endpoint that does not answer keeps its old facts);
 then every model's merged price is compared with the one before, and a free
 model now priced is held (`price_watch`).
+
+Each catalog read also notes the (provider, model) pairs it lists for the
+first time, for Discover's "new" mark: a catalog's first read (or the first
+refresh since sightings were kept) is the baseline, noted without a date, so
+nothing on day one is "new"; later first sightings are dated now.
 """
 
 from __future__ import annotations
@@ -56,7 +61,8 @@ async def refresh(
 ) -> RefreshReport:
     subjects, endpoints = await _subjects(db)
     before = _prices(await gather(db, subjects))
-    sources = [await _read_source(db, source, cache_dir, now) for source in PUBLIC]
+    fresh_start = not await db.catalog.any_seen()
+    sources = [await _read_source(db, source, cache_dir, now, fresh_start) for source in PUBLIC]
     listings = [] if list_models is None else await _read_listings(db, subjects, endpoints, list_models, now)
     after = _prices(await gather(db, subjects))
     held_ids = await db.facts.hold(turned_paid(before, after), now)
@@ -75,7 +81,9 @@ def _prices(found: dict[int, Any]) -> dict[int, Merged]:
     return {model_id: findings.merged["price"] for model_id, findings in found.items()}
 
 
-async def _read_source(db: Database, source: Source, cache_dir: Path, now: datetime) -> SourceState:
+async def _read_source(
+    db: Database, source: Source, cache_dir: Path, now: datetime, fresh_start: bool
+) -> SourceState:
     known = (await db.catalog.sources()).get(source)
     default = DEFAULT_URLS[source]
     url = default if known is None or known.url is None else known.url
@@ -86,6 +94,10 @@ async def _read_source(db: Database, source: Source, cache_dir: Path, now: datet
     if feed.entries is None and known is not None:
         state = SourceState(source, url, now, feed.origin, feed.detail, known.entries)
     await db.catalog.replace(state, feed.entries, default)
+    if feed.entries is not None:
+        baseline = fresh_start or known is None or known.entries == 0
+        pairs = {(entry.provider, entry.model) for entry in feed.entries}
+        await db.catalog.note_seen(pairs, None if baseline else now)
     return state
 
 

@@ -21,10 +21,12 @@ from typing import Annotated
 import typer
 
 from panelgate import __version__
-from panelgate.cli import collections, config, endpoints, keys, models, onboard, scheduler, suite
+from panelgate.cli import collections, config, discover, endpoints, keys, models, onboard, scheduler, suite
 from panelgate.cli.ask import ask
 from panelgate.cli.common import Common, JsonFlag, UrlOption
+from panelgate.cli.connect import connect
 from panelgate.cli.failures import CliFailure
+from panelgate.cli.hubs import group as hub_group
 from panelgate.cli.mcp import mcp
 from panelgate.cli.pending import pending
 from panelgate.cli.record import record
@@ -33,7 +35,7 @@ from panelgate.cli.settings import settings
 from panelgate.cli.status import status
 from panelgate.cli.verdict import verdict
 
-COMMANDS = (serve, mcp, status, ask, verdict, record, pending, settings)
+COMMANDS = (serve, mcp, status, ask, verdict, record, pending, settings, connect)
 GROUPS = (
     ("endpoint", endpoints.group),
     ("model", models.group),
@@ -43,6 +45,8 @@ GROUPS = (
     ("scheduler", scheduler.group),
     ("onboard", onboard.group),
     ("suite", suite.group),
+    ("hub", hub_group),
+    ("discover", discover.group),
 )
 LISTINGS = (
     ("endpoints", endpoints.list_endpoints),

@@ -11,6 +11,7 @@ import os
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from typing import Any
 
 from fastapi import FastAPI
@@ -18,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 
 from panelgate import __version__
 from panelgate.catalog.desk import Catalog
+from panelgate.connect import ConnectDesk, ProviderCalls, Renewer, load_providers
 from panelgate.engine.auto_retire import AutoRetirer
 from panelgate.engine.entry import Entry
 from panelgate.engine.health import HealthDesk
@@ -33,6 +35,7 @@ from panelgate.http import (
     api_docs,
     bench,
     completions_routes,
+    connect_callback,
     errors,
     gemini_routes,
     health,
@@ -54,9 +57,11 @@ from panelgate.http.mcp_on_demand import McpOnDemand
 from panelgate.http.path_aliases import PathAliases
 from panelgate.http.request_meter import RequestMeter
 from panelgate.http.services import Services
+from panelgate.hubs import RefusedKeys
 from panelgate.jobs.job import JobContext
 from panelgate.jobs.registry import JOBS
 from panelgate.jobs.runner import Scheduler
+from panelgate.jobs.signin_renewal import RenewalLoop
 from panelgate.observe import MULTIPROCESS_DIR, Meter
 from panelgate.settings import Settings
 from panelgate.store import Database, EndpointRecord
@@ -92,6 +97,7 @@ def create_app(settings: Settings | None = None) -> AccessLog:
     settings = settings or Settings()
     policy = AccessPolicy.from_settings(settings)
     meter = Meter(os.environ.get(MULTIPROCESS_DIR) or None)  # the supervisor of --workers sets it
+    providers = load_providers(settings.connect_providers)  # a bad providers file stops the start here
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -141,6 +147,13 @@ def create_app(settings: Settings | None = None) -> AccessLog:
         scheduler = Scheduler(db, JOBS, JobContext(db, health_desk, retirer, catalog, suite))
         # Onboarding works its queue in every scheduler mode (a person asked for it); one process at a time.
         onboarding = OnboardingQueue(db, upstream, holder=scheduler.holder, run_suite=onboarding_suite(suite))
+        # Sign-ins: every process finishes them and looks for tokens to renew; each renewal is claimed once.
+        calls = ProviderCalls()
+        every = settings.connect_renew_check_s
+        renewer = Renewer(
+            db, keys, providers, calls, holder=scheduler.holder, retry_after=timedelta(seconds=2 * every)
+        )
+        renewal = RenewalLoop(renewer, every)
         app.state.services = Services(
             settings=settings,
             db=db,
@@ -155,9 +168,11 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             onboarding=onboarding,
             catalog=catalog,
             meter=meter,
+            connect=ConnectDesk(db, keys, providers, calls),
+            hub_refusals=RefusedKeys(),
         )
         try:
-            async with scheduler.running(), onboarding.running():
+            async with scheduler.running(), onboarding.running(), renewal.running():
                 yield
         finally:  # the database and the slot are let go even when a step before them fails
             try:
@@ -176,7 +191,14 @@ def create_app(settings: Settings | None = None) -> AccessLog:
     app.state.gateway = GATEWAY
     app.state.login = login_routes.LoginDesk(policy, LoginThrottle(policy.login_per_minute))
     errors.install(app)
-    routers = (health.router, login_routes.router, bench.router, admin.router, metrics_route.router)
+    routers = (
+        health.router,
+        login_routes.router,
+        bench.router,
+        admin.router,
+        metrics_route.router,
+        connect_callback.router,
+    )
     for router in (*routers, *pages.ROUTERS):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from panelgate.catalog.desk import Catalog
+from panelgate.connect import ConnectDesk
 from panelgate.engine.entry import Entry
 from panelgate.engine.health import HealthDesk
 from panelgate.engine.onboarding import OnboardingQueue
 from panelgate.engine.panel import PanelRunner
 from panelgate.engine.route import RouteRunner
 from panelgate.http.mcp_on_demand import McpOnDemand
+from panelgate.hubs import RefusedKeys
 from panelgate.jobs.runner import Scheduler
 from panelgate.observe import Meter
 from panelgate.settings import Settings
@@ -42,6 +44,10 @@ class Services:
     """Public catalogs and each model's facts (the catalog room's desk)."""
     meter: Meter
     """What `/metrics` shows, counted by this app's parts."""
+    connect: ConnectDesk
+    """Sign-ins to providers: started and followed by the admin API, finished by `/connect/callback`."""
+    hub_refusals: RefusedKeys
+    """The hubs' admin keys that were refused, never sent again by this process."""
 
 
 def services(request: Request) -> Services:

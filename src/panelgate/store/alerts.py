@@ -21,6 +21,9 @@ from panelgate.store.errors import NotFound
 from panelgate.store.tables import alerts
 
 AlertKind = Literal["connection", "signin", "paywalled", "retired", "paid"]
+KEPT_APART = ("renewal:",)
+"""Keys of alerts their own job raises and clears one by one (a sign-in's failed renewal:
+`store/signin_grants.py`): no `sync` of their kind clears them."""
 LARGEST_ID = 2**31 - 1
 
 
@@ -71,7 +74,11 @@ class Alerts:
                     )
                 else:
                     await connection.execute(insert(alerts).values(key=alert.key, raised_at=now, **fields))
-            gone = [row.id for row in rows if row.kind in kinds and row.key not in keys]
+            gone = [
+                row.id
+                for row in rows
+                if row.kind in kinds and row.key not in keys and not row.key.startswith(KEPT_APART)
+            ]
             if gone:
                 await connection.execute(update(alerts).where(alerts.c.id.in_(gone)).values(cleared_at=now))
 

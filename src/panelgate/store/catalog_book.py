@@ -6,20 +6,25 @@ rather than only the matches for today's bench, so a model added tomorrow
 finds its facts without another fetch. Reading the rules of a match
 (`catalog.matching`) is not this module's job: it hands out the entries
 sharing a match key.
+
+`catalog_seen` remembers when each (provider, model) was first listed, so
+Discover can mark what is new; a row is only ever added, never changed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 
 from panelgate.store.audit import write_audit
+from panelgate.store.bulk import insert_rows
 from panelgate.store.connections import Connections
-from panelgate.store.tables import catalog_entries, catalog_sources
+from panelgate.store.tables import catalog_entries, catalog_seen, catalog_sources
 
 IN_CHUNK = 500
 """Match keys asked per query (PostgreSQL and SQLite both take this many bound values with room)."""
@@ -38,6 +43,27 @@ class CatalogEntry:
     api_host: str
     """The host of the provider's API (models.dev `api`), to tell which provider serves an endpoint."""
     facts: dict[str, Any]
+    traits: dict[str, Any] = field(default_factory=dict)
+    """What Discover needs beyond facts (name, text output, deprecation, API; `catalog.discover_traits`);
+    kept in the `facts` column under `TRAITS_KEY`, so adding them needed no migration."""
+
+
+TRAITS_KEY = "discover"
+
+
+def _row(entry: CatalogEntry) -> dict[str, Any]:
+    row = asdict(entry)
+    traits = row.pop("traits")
+    if traits:
+        row["facts"] = {**row["facts"], TRAITS_KEY: traits}
+    return row
+
+
+def _entry(mapping: Any) -> CatalogEntry:
+    values = dict(mapping)
+    facts = dict(values.pop("facts"))
+    traits = facts.pop(TRAITS_KEY, None)
+    return CatalogEntry(**values, facts=facts, traits=traits if isinstance(traits, dict) else {})
 
 
 @dataclass(frozen=True)
@@ -92,7 +118,7 @@ class CatalogBook:
     ) -> None:
         """Note how `state.source`'s refresh went and, when it was read (`entries` not None), put its
         entries in place of the old ones. Panels re-read the bench after it."""
-        rows = None if entries is None else [asdict(entry) for entry in entries]
+        rows = None if entries is None else [_row(entry) for entry in entries]
         status = {k: v for k, v in asdict(state).items() if k not in ("source", "url")}
         async with self._connections.write() as connection:
             found = (
@@ -123,5 +149,34 @@ class CatalogBook:
             for start in range(0, len(wanted), IN_CHUNK):
                 chunk = wanted[start : start + IN_CHUNK]
                 query = select(catalog_entries).where(catalog_entries.c.match_key.in_(chunk))
-                found += [CatalogEntry(**row._mapping) for row in (await connection.execute(query)).all()]
+                found += [_entry(row._mapping) for row in (await connection.execute(query)).all()]
         return found
+
+    async def every_entry(self) -> list[CatalogEntry]:
+        """Every entry of every catalog (Discover lists them all; a few thousand rows)."""
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(select(catalog_entries))).all()
+        return [_entry(row._mapping) for row in rows]
+
+    async def first_seen(self) -> dict[tuple[str, str], datetime | None]:
+        """When each (provider, model) was first listed; None: in the first list read (the baseline)."""
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(select(catalog_seen))).all()
+        return {(row.provider, row.model): row.first_seen for row in rows}
+
+    async def any_seen(self) -> bool:
+        async with self._connections.read() as connection:
+            found = (await connection.execute(select(func.count()).select_from(catalog_seen))).scalar_one()
+        return bool(found)
+
+    async def note_seen(self, pairs: Collection[tuple[str, str]], first_seen: datetime | None) -> None:
+        """Remember (provider, model) pairs not seen before as first seen at `first_seen` (None: the
+        baseline); pairs already known keep their date, even when another refresh wrote them meanwhile."""
+        rows = [{"provider": p, "model": m, "first_seen": first_seen} for p, m in sorted(set(pairs))]
+
+        def add(connection: Connection) -> None:
+            for start in range(0, len(rows), IN_CHUNK):
+                insert_rows(connection, catalog_seen, rows[start : start + IN_CHUNK], on_conflict=())
+
+        if rows:
+            await self._connections.write_all_at_once(add)

@@ -43,7 +43,17 @@ HEADER = """\
 # data folder (keys.json, readable only by you).
 """
 
-ENDPOINT_FIELDS = ("name", "base_url", "kind", "api", "key_name", "headers", "default")
+ENDPOINT_FIELDS = (
+    "name",
+    "base_url",
+    "kind",
+    "api",
+    "key_name",
+    "headers",
+    "default",
+    "hub",
+    "admin_key_name",
+)
 MODEL_FIELDS = ("alias", "served_id", "endpoint", *MODEL_FACTS, "former_aliases", "retired")
 RETIRED_FIELDS = ("at", "by", "why", "collections", "merger_of")
 COLLECTION_FIELDS = (
@@ -196,12 +206,21 @@ def _required(entry: Mapping[str, Any], key: str) -> Any:
 def _endpoint(item: object) -> EndpointEntry:
     entry = _mapping(item, "an endpoint", ENDPOINT_FIELDS)
     fields: dict[str, Any] = {
-        key: entry[key] for key in ("kind", "api", "key_name", "headers") if key in entry
+        key: entry[key]
+        for key in ("kind", "api", "key_name", "headers", "hub", "admin_key_name")
+        if key in entry
     }
     fields["base_url"] = _required(entry, "base_url")
+    defaults: dict[str, Any] = {
+        "kind": "provider",
+        "api": "chat",
+        "key_name": None,
+        "headers": {},
+        "hub": None,
+    }
     return EndpointEntry(
         name=check_name(_required(entry, "name"), "endpoint"),
-        fields=checked_fields({"kind": "provider", "api": "chat", "key_name": None, "headers": {}, **fields}),
+        fields=checked_fields({**defaults, "admin_key_name": None, **fields}),
         default=check_bool(entry.get("default", False), "default"),
     )
 

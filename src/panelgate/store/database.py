@@ -33,6 +33,8 @@ from panelgate.store.scheduler_book import SchedulerBook
 from panelgate.store.shared.change_notices import ChangeNotices
 from panelgate.store.shared.redis_link import RedisLink
 from panelgate.store.shared.state import connect_redis, shared_state
+from panelgate.store.signin_grants import SigninGrants
+from panelgate.store.signins import Signins
 from panelgate.store.suite_book import SuiteBook
 from panelgate.store.usage_book import UsageBook
 from panelgate.store.verdicts import Verdicts
@@ -79,6 +81,9 @@ class Database:
         self.facts = FactBook(connections)
         """Each model's listing and learned facts, the person's overrides, and paid holds."""
         self.onboarding = OnboardingBook(connections)
+        self.signins = Signins(connections)
+        self.grants = SigninGrants(connections)
+        """Sign-ins under way, and what keeps each signed-in endpoint signed in (never a token)."""
         self.suite = SuiteBook(connections, on_added=self.verdicts.forget_evidence_counts)
         """The review suite's answers and their scores (each one evidence on the record, as verdicts are)."""
         self.bench = BenchView(

@@ -9,7 +9,7 @@ retired models keep the name of the endpoint they were on.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Row, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -21,6 +21,7 @@ from panelgate.store.records import EndpointRecord
 from panelgate.store.rules import (
     ENDPOINT_APIS,
     ENDPOINT_KINDS,
+    HUBS,
     Check,
     check_base_url,
     check_choice,
@@ -38,6 +39,8 @@ CHECKS: dict[str, Check] = {
     "api": lambda value: check_choice(value, ENDPOINT_APIS, "api"),
     "key_name": check_key_name,
     "headers": check_headers,
+    "hub": lambda value: None if value is None else check_choice(value, HUBS, "hub"),
+    "admin_key_name": lambda value: check_key_name(value, "admin_key_name"),
 }
 
 
@@ -57,6 +60,8 @@ def record(row: Row[Any]) -> EndpointRecord:
         is_default=bool(row.is_default),
         created_at=row.created_at,
         updated_at=row.updated_at,
+        hub=row.hub,
+        admin_key_name=row.admin_key_name,
     )
 
 
@@ -111,11 +116,21 @@ class Endpoints:
         key_name: str | None = None,
         headers: Mapping[str, str] | None = None,
         make_default: bool = False,
+        hub: str | None = None,
+        admin_key_name: str | None = None,
         actor: str,
     ) -> EndpointRecord:
         name = check_name(name, "endpoint")
         fields = checked_fields(
-            {"base_url": base_url, "kind": kind, "api": api, "key_name": key_name, "headers": headers}
+            {
+                "base_url": base_url,
+                "kind": kind,
+                "api": api,
+                "key_name": key_name,
+                "headers": headers,
+                "hub": hub,
+                "admin_key_name": admin_key_name,
+            }
         )
         async with self._connections.write() as connection:
             if await find(connection, name) is not None:
@@ -148,29 +163,38 @@ class Endpoints:
             )
             return record(await require(connection, name))
 
-    async def key_changed(self, name: str, key_name: str, *, cleared: bool, actor: str) -> EndpointRecord:
-        """Point `name` at `key_name` and record that its key was set or cleared.
+    async def key_changed(
+        self,
+        name: str,
+        key_name: str | None,
+        *,
+        cleared: bool,
+        actor: str,
+        which: Literal["key_name", "admin_key_name"] = "key_name",
+    ) -> EndpointRecord:
+        """Point `name`'s key (or, with `which`, its hub admin key) at `key_name`; record it set or cleared.
 
         The secret itself is kept by the caller in the key store; the audit
         row says only that it changed, and under which name.
         """
-        checked = check_key_name(key_name)
+        checked = check_key_name(key_name, which)
         async with self._connections.write() as connection:
             row = await require(connection, name)
-            before = {"key_name": row.key_name}
+            before: dict[str, Any] = {which: getattr(row, which)}
             await connection.execute(
                 update(endpoints)
                 .where(endpoints.c.id == row.id)
-                .values(key_name=checked, updated_at=utcnow())
+                .values({which: checked, "updated_at": utcnow()})
             )
+            secret = "key" if which == "key_name" else "admin_key"
             await write_audit(
                 connection,
                 actor=actor,
                 entity="endpoint",
                 key=name,
-                action="key",
+                action=secret.replace("_", "-"),
                 before=before,
-                after={"key_name": checked, "key": "cleared" if cleared else "set"},
+                after={which: checked, secret: "cleared" if cleared else "set"},
             )
             return record(await require(connection, name))
 

@@ -19,12 +19,17 @@ from panelgate.core.types import ModelInfo, Role, SeatStatus, Skip
 
 EndpointKind = Literal["provider", "aggregator", "hub", "local"]
 EndpointApi = Literal["chat", "anthropic", "gemini", "responses"]
+EndpointHub = Literal["litellm", "openwebui", "cliproxy"]
 SeatKind = Literal["member", "explorer", "merger"]
 
 
 @dataclass(frozen=True)
 class EndpointRecord:
-    """A place models are served from. `key_name` names the secret; the secret is never here."""
+    """A place models are served from. `key_name` names the secret; the secret is never here.
+
+    `hub` says which hub program serves behind `base_url` (None for any other
+    endpoint), and `admin_key_name` names the secret its admin API takes.
+    """
 
     name: str
     base_url: str
@@ -35,6 +40,8 @@ class EndpointRecord:
     is_default: bool
     created_at: datetime
     updated_at: datetime
+    hub: EndpointHub | None = None
+    admin_key_name: str | None = None
 
     def public(self) -> dict[str, Any]:
         """What an audit row or an export shows of the endpoint."""
@@ -46,6 +53,8 @@ class EndpointRecord:
             "key_name": self.key_name,
             "headers": dict(self.headers),
             "default": self.is_default,
+            "hub": self.hub,
+            "admin_key_name": self.admin_key_name,
         }
 
 

@@ -22,6 +22,8 @@ HEADER_NAME_RULE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,63}$")
 
 ENDPOINT_KINDS = ("provider", "aggregator", "hub", "local")
 ENDPOINT_APIS = ("chat", "anthropic", "gemini", "responses")
+HUBS = ("litellm", "openwebui", "cliproxy")
+"""The hub programs the gateway can add models to (`hubs/`): an endpoint's `hub`."""
 SECRET_HEADERS = frozenset(
     {"authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"}
 )
@@ -144,14 +146,14 @@ def check_tags(value: object) -> tuple[str, ...]:
     return tags
 
 
-def check_key_name(value: object) -> str | None:
+def check_key_name(value: object, field: str = "key_name") -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str) or not KEY_NAME_RULE.fullmatch(value):
         raise Invalid(
-            "key_name is the *name* a key is stored under (letters, digits, `_`, `.` or `-`, up to 64), "
+            f"{field} is the *name* a key is stored under (letters, digits, `_`, `.` or `-`, up to 64), "
             "never the key itself",
-            field="key_name",
+            field=field,
         )
     return value
 

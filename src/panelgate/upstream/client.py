@@ -24,8 +24,8 @@ Three promises the engine relies on:
   reached `on_text`.
 - **Keys go only where they were meant to.** Redirects are refused rather
   than followed, so a bearer key is never replayed to another host, and no
-  error message carries the key. Proxy and netrc settings from the
-  environment are ignored for the same reason.
+  error message carries the key. netrc is ignored for the same reason; a
+  proxy is used only as `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` say.
 """
 
 from __future__ import annotations
@@ -143,7 +143,11 @@ class UpstreamClient:
         self._keys = keys
         self._pacer = pacer
         self._ledger = None if ledger is None else LedgerNotes(ledger, meter or Meter())
-        self._pool = HttpPool(connect_timeout=_CONNECT_TIMEOUT_S, keepalive_s=_KEEPALIVE_S)
+        self._pool = HttpPool(
+            connect_timeout=_CONNECT_TIMEOUT_S,
+            keepalive_s=_KEEPALIVE_S,
+            connections_per_host=settings.upstream_connections_per_host,
+        )
 
     async def aclose(self) -> None:
         if self._pacer is not None:

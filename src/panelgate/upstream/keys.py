@@ -14,17 +14,20 @@ endpoint down at once) but a warning names it, and the next write makes it
 private again.
 
 `get` runs before every upstream call, so the parsed file is kept until its
-modification time or size changes.
+modification time, size or inode changes (a renewed token has the same size
+as the old one, and may be written within the same clock tick).
 """
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import re
 import stat
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
 
@@ -52,7 +55,7 @@ class KeyStore:
         self.key_file = key_file
         self._environ = environ
         self._lock = threading.Lock()
-        self._cached_stamp: tuple[int, int] | None = None
+        self._cached_stamp: tuple[int, int, int] | None = None
         self._cached: dict[str, str] = {}
 
     def get(self, key_name: str) -> str | None:
@@ -74,26 +77,48 @@ class KeyStore:
             raise ValueError("a key needs a name")
         if not secret or secret != secret.strip() or "\n" in secret:
             raise ValueError(f"the secret for key `{key_name}` is empty or has surrounding whitespace")
-        with self._lock:
+        with self._changing():
             keys = dict(self._read())
             keys[key_name] = secret
             self._write(keys)
 
     def remove(self, key_name: str) -> bool:
         """Drop `key_name` from the key file; False when it was not there."""
-        with self._lock:
+        with self._changing():
             keys = dict(self._read())
             if keys.pop(key_name, None) is None:
                 return False
             self._write(keys)
             return True
 
+    @contextmanager
+    def _changing(self) -> Iterator[None]:
+        """One change at a time, across threads and across the processes sharing the data folder.
+
+        A change reads the file, edits it and replaces it: two at once (a
+        sign-in landing in one process while another renews a token) would
+        lose one. A lock file beside the key file (`flock`, released when the
+        process dies) orders them; the file itself is replaced, so it cannot
+        be what is locked.
+        """
+        with self._lock:
+            self.key_file.parent.mkdir(parents=True, exist_ok=True)
+            descriptor = os.open(
+                self.key_file.with_name(self.key_file.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600
+            )
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
+                self._cached_stamp = None  # another process may have changed it since it was read
+                yield
+            finally:
+                os.close(descriptor)
+
     def _read(self) -> dict[str, str]:
         try:
             info = self.key_file.stat()
         except FileNotFoundError:
             return {}
-        stamp = (info.st_mtime_ns, info.st_size)
+        stamp = (info.st_mtime_ns, info.st_size, info.st_ino)  # a rewrite is a new file: same size, same tick
         if stamp == self._cached_stamp:
             return self._cached
         if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):

@@ -56,6 +56,7 @@ NAV = (
     PageLink("collections", "Collections"),
     PageLink("models", "Models"),
     PageLink("endpoints", "Endpoints"),
+    PageLink("discover", "Discover"),
     PageLink("benchmarks", "Benchmarks"),
     PageLink("quotas", "Quotas"),
     PageLink("activity", "Activity"),

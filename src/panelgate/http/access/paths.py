@@ -14,8 +14,10 @@ from enum import Enum
 from panelgate.http.gateway_table import GatewayTable
 
 GATEWAY_PREFIXES = ("/bench/",)
-OPEN_PATHS = frozenset({"/health", "/login", "/logout", "/favicon.ico"})
-OPEN_PREFIXES = ("/static/",)
+OPEN_PATHS = frozenset({"/health", "/login", "/logout", "/favicon.ico", "/connect/callback"})
+OPEN_PREFIXES = ("/static/", "/connect/callback/")
+"""`/connect/callback`: the browser comes back from a provider's sign-in page without the admin token;
+only a pending sign-in's single-use state is accepted there (`http/connect_callback.py`)."""
 METRICS_PATH = "/metrics"
 """Admin unless the settings open it (`AccessPolicy.metrics_public`)."""
 

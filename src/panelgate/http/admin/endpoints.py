@@ -1,9 +1,11 @@
-"""Endpoints: list, add (after a listing test), change key, remove, make default, what each serves.
+"""Endpoints: list, add (after a listing test), change key, hub and admin key, remove, make default,
+what each serves.
 
 A new endpoint, or a new key for one, is saved only after `<base>/models`
 answered with the key it will use, so a typo in the URL or key is caught
 when it is typed, not at the first panel. The key itself goes to the key
-file (0600), never the database, the audit log or a reply.
+file (0600), never the database, the audit log or a reply. A hub's admin
+key (`admin_key`) is kept the same way, as `<key name>-admin`.
 """
 
 from __future__ import annotations
@@ -24,8 +26,15 @@ from panelgate.http.body import json_body, read_json_object
 from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import Services, services
-from panelgate.store.records import EndpointApi, EndpointKind, EndpointRecord
-from panelgate.store.rules import HEADER_NAME_RULE, KEY_NAME_RULE, check_base_url, check_headers
+from panelgate.store.records import EndpointApi, EndpointHub, EndpointKind, EndpointRecord
+from panelgate.store.rules import (
+    HEADER_NAME_RULE,
+    HUBS,
+    KEY_NAME_RULE,
+    check_base_url,
+    check_choice,
+    check_headers,
+)
 from panelgate.upstream import UpstreamError
 from panelgate.upstream.keys import env_name
 
@@ -51,6 +60,12 @@ class NewEndpoint(Body):
     headers: dict[HeaderName, str] | None = Field(default=None, description="sent with every call")
     default: bool | None = Field(default=None, description="make it the default endpoint")
     test: bool | None = Field(default=None, description="only list its models; save nothing")
+    hub: EndpointHub | None = Field(default=None, description="the hub program behind it; null: none")
+    admin_key: str | None = Field(
+        default=None,
+        pattern=NON_BLANK,
+        description="a hub's admin key, kept as `<key name>-admin` in the key file, never shown",
+    )
 
 
 ADD_FIELDS = set(NewEndpoint.model_fields)
@@ -66,7 +81,10 @@ class EndpointShown(BaseModel):
     is_default: bool
     created_at: datetime
     updated_at: datetime
+    hub: EndpointHub | None
+    admin_key_name: str | None
     key: Literal["env", "file"] | None = Field(description="where its key is kept (never the key itself)")
+    admin_key: Literal["env", "file"] | None = Field(description="where its hub admin key is kept")
 
 
 class EndpointList(BaseModel):
@@ -90,6 +108,15 @@ class KeyChange(Body):
     key: str | None = Field(pattern=NON_BLANK, description="kept in the key file, never shown; null: no key")
 
 
+class HubChange(Body):
+    """`PUT /api/endpoints/{name}/hub`: the hub program behind the endpoint, and its admin key."""
+
+    hub: EndpointHub | None = Field(description="null: not a hub")
+    admin_key: str | None = Field(
+        default=None, pattern=NON_BLANK, description="left out: unchanged; null: none; never shown"
+    )
+
+
 class ServedModel(BaseModel):
     served_id: str
     alias: str = Field(description="the alias it gets on the bench when none is given")
@@ -111,6 +138,8 @@ class DefaultEndpoint(BaseModel):
 def _endpoint_json(svc: Services, endpoint: Any) -> dict[str, Any]:
     shown: dict[str, Any] = plain(endpoint)
     shown["key"] = svc.keys.source(endpoint.key_name) if endpoint.key_name else None
+    admin = endpoint.admin_key_name
+    shown["admin_key"] = svc.keys.source(admin) if admin else None
     return shown
 
 
@@ -164,6 +193,9 @@ async def add_endpoint(request: Request) -> Response:
     if key is not None and (not isinstance(key, str) or not key.strip()):
         raise BadRequest("`key` must be a non-empty string when given", param="key")
     key_name = text_field(body, "key_name", required=False) or (name if key else None)
+    hub = _hub(body)
+    admin_key = _secret(body, "admin_key")
+    admin_key_name = f"{key_name or name}-admin" if admin_key else None
     test_only, make_default = flag(body, "test"), flag(body, "default")
     listed = await _listing_test(
         svc, base_url, key or (svc.keys.get(key_name) if key_name else None), headers
@@ -178,11 +210,71 @@ async def add_endpoint(request: Request) -> Response:
         key_name=key_name,
         headers=headers,
         make_default=make_default,
+        hub=hub,
+        admin_key_name=admin_key_name,
         actor=caller_of(request),
     )
     if key and key_name:
         svc.keys.set(key_name, key.strip())
+    if admin_key and admin_key_name:
+        svc.keys.set(admin_key_name, admin_key)
     return json_response({"endpoint": _endpoint_json(svc, endpoint), "listed": listed}, 201)
+
+
+def _hub(body: dict[str, Any]) -> str | None:
+    value = body.get("hub")
+    return None if value is None else check_choice(value, HUBS, "hub")
+
+
+def _secret(body: dict[str, Any], field: str) -> str | None:
+    """A secret field: one line of text, stripped; None when left out or null."""
+    value = body.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise BadRequest(f"`{field}` must be a non-empty string, or null for none", param=field)
+    if any(ord(c) < 32 or ord(c) == 127 for c in value.strip()):
+        raise BadRequest(f"`{field}` must be one line of text without control characters", param=field)
+    return value.strip()
+
+
+@router.put("/endpoints/{name}/hub", response_model=EndpointShown, openapi_extra=json_body(HubChange))
+async def change_hub(request: Request, name: str) -> Response:
+    """Say which hub program serves behind the endpoint, and keep (or clear) its admin key.
+
+    The admin key is kept as `<key name>-admin` (the endpoint's name when it
+    has no key name); it is not tried here: `GET /api/hubs` shows whether
+    the hub takes it.
+    """
+    svc = services(request)
+    body = only_fields(await read_json_object(request, 100_000), set(HubChange.model_fields))
+    if "hub" not in body:
+        raise BadRequest("`hub` is required: litellm, openwebui, cliproxy, or null for none", param="hub")
+    hub, changes_key = _hub(body), "admin_key" in body
+    admin_key = _secret(body, "admin_key")
+    endpoint = await _endpoint(svc, name)
+    admin_key_name = endpoint.admin_key_name or f"{endpoint.key_name or name}-admin"
+    if changes_key and svc.keys.source(admin_key_name) == "env":
+        raise BadRequest(
+            f"the admin key of `{name}` comes from {env_name(admin_key_name)} in the server's "
+            "environment, which wins over a key saved here; change it there",
+            param="admin_key",
+        )
+    actor = caller_of(request)
+    endpoint = await svc.db.endpoints.update(name, {"hub": hub}, actor=actor)
+    if changes_key:
+        if admin_key is None:
+            svc.keys.remove(admin_key_name)
+        else:
+            svc.keys.set(admin_key_name, admin_key)
+        endpoint = await svc.db.endpoints.key_changed(
+            name,
+            None if admin_key is None else admin_key_name,
+            cleared=admin_key is None,
+            actor=actor,
+            which="admin_key_name",
+        )
+    return json_response(_endpoint_json(svc, endpoint))
 
 
 @router.delete("/endpoints/{name}", response_model=Removed)
@@ -220,6 +312,7 @@ async def change_key(request: Request, name: str) -> Response:
     The endpoint's key name stays (its own name when it had none); every
     endpoint sharing that name uses the new key. A key set in the server's
     environment wins over the file, so changing it here would change nothing.
+    A sign-in the endpoint came from ends: its token is no longer the key.
     """
     svc = services(request)
     key = _new_key(only_fields(await read_json_object(request, 100_000), {"key"}))
@@ -239,6 +332,7 @@ async def change_key(request: Request, name: str) -> Response:
     changed = await svc.db.endpoints.key_changed(
         name, key_name, cleared=key is None, actor=caller_of(request)
     )
+    await svc.connect.key_typed(name, caller_of(request))
     return json_response({"endpoint": _endpoint_json(svc, changed), "listed": listed})
 
 

@@ -1,6 +1,8 @@
 """What the Endpoints page shows: each endpoint with where its key is kept and the models it serves.
 
-A key is only ever described by where it is kept, never shown.
+A key is only ever described by where it is kept, never shown; an endpoint
+that came from a sign-in also shows how its token stands (provider, expiry,
+renewal), read from its sign-in record, which holds no token either.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from typing import Any
 
 from panelgate.http.services import Services
 from panelgate.store.records import EndpointRecord
+from panelgate.store.signin_grants import GrantRecord
 from panelgate.upstream.keys import KeyFileError, KeyStore, env_name
 
 
@@ -28,6 +31,9 @@ class EndpointCard:
     key: KeyState
     on_bench: list[str]
     retired: int
+    signin: GrantRecord | None = None
+    signed_in_with: str = ""
+    """The label of the provider its sign-in came from (its name when the provider is gone)."""
 
     @property
     def fill(self) -> dict[str, Any]:
@@ -53,15 +59,26 @@ def key_state(keys: KeyStore, key_name: str | None) -> KeyState:
     return KeyState("no key", "skipped", False)
 
 
+def signed_in_with(services: Services, grant: GrantRecord | None) -> str:
+    """The label of the provider `grant` came from; its name when the provider is no longer configured."""
+    if grant is None:
+        return ""
+    known = services.connect.providers.get(grant.provider)
+    return known.label if known is not None else grant.provider
+
+
 async def read_connections(services: Services) -> Connections:
     endpoints = await services.db.endpoints.list()
     models = await services.db.models.list(include_retired=True)
+    grants = {grant.endpoint: grant for grant in await services.db.grants.list()}
     cards = [
         EndpointCard(
             endpoint,
             key_state(services.keys, endpoint.key_name),
             sorted(m.alias for m in models if m.endpoint == endpoint.name and not m.retired),
             sum(1 for m in models if m.endpoint == endpoint.name and m.retired and not m.endpoint_gone),
+            grants.get(endpoint.name),
+            signed_in_with(services, grants.get(endpoint.name)),
         )
         for endpoint in endpoints
     ]

@@ -26,6 +26,7 @@ from panelgate.store.tables.catalog import (
     paid_holds,
 )
 from panelgate.store.tables.columns import UtcDateTime, json_column, metadata, utcnow
+from panelgate.store.tables.connect import signin_grants, signins
 from panelgate.store.tables.health import (
     alerts,
     listing_checks,
@@ -82,6 +83,8 @@ __all__ = [
     "scheduler_runs",
     "scheduler_settings",
     "seats",
+    "signin_grants",
+    "signins",
     "suite_answers",
     "usage_ledger",
     "utcnow",

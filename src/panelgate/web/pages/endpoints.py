@@ -4,7 +4,10 @@ Adding, changing a key, removing and making default go through
 `/api/endpoints`; "What it serves" asks `/api/endpoints/{name}/served` when
 clicked (a listing is a call to the provider, so never on page load). A key
 is shown only as where it is kept (`http/dashboard/endpoints.py` reads it);
-the key field is always empty.
+the key field is always empty. Connect (`static/connect.js`) signs in to a
+provider through `/api/connect/*` and, once connected, reads this page again
+to put the new card in place; a signed-in endpoint's card says how its token
+stands (from its sign-in record, which holds no token).
 """
 
 from __future__ import annotations

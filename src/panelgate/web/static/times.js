@@ -42,6 +42,7 @@
     }
   }
 
+  document.addEventListener("panelgate:times", show); // moments a script has just put on the page
   document.addEventListener("DOMContentLoaded", () => {
     show();
     setInterval(show, REFRESH_MS);
