@@ -88,6 +88,13 @@ def test_a_refused_management_key_is_sent_once_and_never_again(gateway: Gateway,
         assert "not sent again" in again["error"]["message"]
     listed = gateway.api("GET", "/api/hubs", expect=200)["hubs"][0]
     assert "not sent again" in listed["error"]
+    sibling = gateway.sibling().start()  # another process of the cluster holds it back too
+    try:
+        for _ in range(5):
+            elsewhere = sibling.api("POST", "/api/hubs/cpa/plan", ASK, expect=502)
+            assert "not sent again" in elsewhere["error"]["message"]
+    finally:
+        sibling.close()
     assert hub.failures == 1 and not hub.banned
     gateway.api("PUT", "/api/endpoints/cpa/hub", {"hub": "cliproxy", "admin_key": MANAGEMENT}, expect=200)
     gateway.api("POST", "/api/hubs/cpa/plan", ASK, expect=200)

@@ -169,7 +169,7 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             catalog=catalog,
             meter=meter,
             connect=ConnectDesk(db, keys, providers, calls),
-            hub_refusals=RefusedKeys(),
+            hub_refusals=RefusedKeys(db.hub_refusals),
         )
         try:
             async with scheduler.running(), onboarding.running(), renewal.running():

@@ -74,7 +74,7 @@ class AdminApi:
         """Send one request; refuse before sending a key the hub already refused."""
         headers = {"Accept": "application/json"}
         if self.key is not None:
-            when = self._refused.refused_at(self.endpoint, self.key.secret)
+            when = await self._refused.refused_at(self.endpoint, self.key.secret)
             if when is not None:
                 raise HubDenied(
                     f"{self.program} at `{self.endpoint}` refused the admin key `{self.key.name}` at "
@@ -106,7 +106,7 @@ class AdminApi:
             parsed = None
         answer = Answer(reply.status_code, parsed, reply.headers)
         if answer.status == 401 and self.key is not None:
-            self._refused.note(self.endpoint, self.key.secret)
+            await self._refused.note(self.endpoint, self.key.secret)
         return answer
 
     def said(self, answer: Answer) -> str:

@@ -23,6 +23,7 @@ from panelgate.store.fact_book import FactBook
 from panelgate.store.gateway import Gateway
 from panelgate.store.gateway_keys import GatewayKeys
 from panelgate.store.health_book import HealthBook
+from panelgate.store.hub_refusals import HubRefusals
 from panelgate.store.migrate import upgrade_to_head
 from panelgate.store.models import Models
 from panelgate.store.onboarding_book import OnboardingBook
@@ -83,6 +84,7 @@ class Database:
         self.onboarding = OnboardingBook(connections)
         self.signins = Signins(connections)
         self.grants = SigninGrants(connections)
+        self.hub_refusals = HubRefusals(connections)
         """Sign-ins under way, and what keeps each signed-in endpoint signed in (never a token)."""
         self.suite = SuiteBook(connections, on_added=self.verdicts.forget_evidence_counts)
         """The review suite's answers and their scores (each one evidence on the record, as verdicts are)."""

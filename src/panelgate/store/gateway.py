@@ -11,8 +11,6 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.core.types import EXPLORER_RULES, GatewayLimits
@@ -30,6 +28,7 @@ from panelgate.store.rules import (
     check_text,
 )
 from panelgate.store.tables import gateway_settings, utcnow
+from panelgate.store.upsert import insert_for
 
 
 def check_decision_model(value: object) -> str:
@@ -77,7 +76,7 @@ async def write_limits(
     before, after = changed(asdict(await read_limits(connection)), changes)
     if not after:
         return False
-    insert = postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert
+    insert = insert_for(connection)
     now = utcnow()
     for key, value in after.items():
         statement = insert(gateway_settings).values(key=key, value=value, updated_at=now)

@@ -25,14 +25,13 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import Row, case, delete, insert, or_, select, update
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.store.audit import write_audit
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Conflict
 from panelgate.store.tables import onboarding_dismissed, onboarding_items, onboarding_lease
+from panelgate.store.upsert import insert_for
 
 ItemState = Literal["queued", "running", "stopping", "done", "unavailable", "failed", "stopped"]
 StepName = Literal["register", "probe", "suite"]
@@ -356,7 +355,7 @@ class OnboardingBook:
         """Take or renew the worker's lease for `seconds`; False while another holder's is current."""
         lease = onboarding_lease.c
         async with self._connections.write(edits_config=False) as connection:
-            statement = _insert_for(connection)(onboarding_lease).values(
+            statement = insert_for(connection)(onboarding_lease).values(
                 id=LEASE_ROW,
                 holder=holder,
                 taken_at=now,
@@ -444,10 +443,6 @@ async def _one(connection: AsyncConnection, item_id: int) -> OnboardingItem:
     if not found:
         raise LookupError(f"onboarding item {item_id} is gone (cleared while it was worked?)")
     return found[0]
-
-
-def _insert_for(connection: AsyncConnection) -> Any:
-    return postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert
 
 
 def _step_json(step: StepRecord) -> dict[str, Any]:

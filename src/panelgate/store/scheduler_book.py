@@ -24,14 +24,13 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, cast
 
 from sqlalchemy import Row, case, or_, select, text, update
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.store.audit import write_audit
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Conflict, Invalid
 from panelgate.store.tables import scheduler_lease, scheduler_runs, scheduler_settings
+from panelgate.store.upsert import insert_for
 
 Mode = Literal["off", "log-only", "run"]
 MODES: tuple[Mode, ...] = ("off", "log-only", "run")
@@ -124,7 +123,7 @@ class SchedulerBook:
         """Take or renew the runner's lease for `seconds`; False while another holder's is current."""
         lease = scheduler_lease.c
         async with self._connections.write(edits_config=False) as connection:
-            insert = _insert_for(connection)(scheduler_lease).values(
+            insert = insert_for(connection)(scheduler_lease).values(
                 id=LEASE_ROW,
                 holder=holder,
                 taken_at=now,
@@ -221,7 +220,7 @@ class SchedulerBook:
                 "detail": detail[:MAX_DETAIL],
             }
             statement = (
-                _insert_for(connection)(scheduler_runs)
+                insert_for(connection)(scheduler_runs)
                 .values(**values)
                 .on_conflict_do_nothing(index_elements=[runs.job, runs.due_at])
                 .returning(runs.job)
@@ -303,7 +302,7 @@ async def _read_state(connection: AsyncConnection) -> SchedulerState:
 
 
 async def _upsert(connection: AsyncConnection, key: str, value: Any, now: datetime) -> None:
-    statement = _insert_for(connection)(scheduler_settings).values(key=key, value=value, changed_at=now)
+    statement = insert_for(connection)(scheduler_settings).values(key=key, value=value, changed_at=now)
     await connection.execute(
         statement.on_conflict_do_update(
             index_elements=[scheduler_settings.c.key], set_={"value": value, "changed_at": now}
@@ -319,10 +318,6 @@ async def _renew(connection: AsyncConnection, holder: str, now: datetime) -> boo
         .values(renewed_at=now)
     )
     return renewed.rowcount == 1
-
-
-def _insert_for(connection: AsyncConnection) -> Any:
-    return postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert
 
 
 def _lock_key(job: str) -> int:

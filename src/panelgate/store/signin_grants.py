@@ -16,14 +16,13 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import Row, delete, insert, or_, select, update
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.store.alerts import KEPT_APART
 from panelgate.store.audit import write_audit
 from panelgate.store.connections import Connections
 from panelgate.store.tables import alerts, signin_grants
+from panelgate.store.upsert import insert_for
 
 ClientFrom = Literal["built-in", "yours"]
 ALERT_PREFIX = KEPT_APART[0]
@@ -77,7 +76,7 @@ class SigninGrants:
             "key_digest": key_digest,
         }
         async with self._connections.write(edits_config=False) as connection:
-            upsert = _insert_for(connection)(signin_grants).values(endpoint=endpoint, **fields)
+            upsert = insert_for(connection)(signin_grants).values(endpoint=endpoint, **fields)
             await connection.execute(upsert.on_conflict_do_update(index_elements=["endpoint"], set_=fields))
             await write_audit(
                 connection,
@@ -220,10 +219,6 @@ async def _clear_alert(connection: AsyncConnection, endpoint: str, now: datetime
 
 async def _row(connection: AsyncConnection, endpoint: str) -> Row[Any]:
     return (await connection.execute(select(signin_grants).where(signin_grants.c.endpoint == endpoint))).one()
-
-
-def _insert_for(connection: AsyncConnection) -> Any:
-    return postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert
 
 
 def _record(row: Row[Any]) -> GrantRecord:

@@ -35,6 +35,7 @@ from panelgate.store.tables.health import (
     scheduler_runs,
     scheduler_settings,
 )
+from panelgate.store.tables.hubs import hub_refusals
 from panelgate.store.tables.onboarding import onboarding_dismissed, onboarding_items, onboarding_lease
 from panelgate.store.tables.pacing import key_minutes, rate_rules, rate_stated, rate_usage, usage_ledger
 from panelgate.store.tables.record import (
@@ -62,6 +63,7 @@ __all__ = [
     "evidence",
     "gateway_keys",
     "gateway_settings",
+    "hub_refusals",
     "json_column",
     "key_minutes",
     "listing_checks",
