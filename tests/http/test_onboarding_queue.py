@@ -41,7 +41,7 @@ def test_a_batch_with_a_silent_model_survives_a_restart_in_the_middle(
     upstream.behave("silent", hang=True)
     upstream.behave("gamma", answer=REVIEW)
     gateway.add_endpoint("up", upstream.url)
-    queued = onboard(gateway, "org/alpha", "silent", "gamma", probe_deadline_s=8, suite="quick")  # then kill
+    queued = onboard(gateway, "org/alpha", "silent", "gamma", probe_deadline_s=4, suite="quick")  # then kill
     assert [item["state"] for item in queued["items"]] == ["queued"] * 3
 
     wait_for_request(upstream, "silent")  # alpha is done; the silent model's probe hangs
@@ -86,7 +86,7 @@ def test_one_model_is_worked_at_a_time_in_queue_order(gateway: Gateway, upstream
     upstream.behave("one", delay=0.2)
     upstream.behave("two", delay=0.2)
     gateway.add_endpoint("up", upstream.url)
-    onboard(gateway, "one", "two")
+    onboard(gateway, "one", "two", suite="quick")
     items = wait_for_queue(gateway)["items"]
     first, second = (
         (datetime.fromisoformat(item["started_at"]), datetime.fromisoformat(item["finished_at"]))
@@ -103,8 +103,8 @@ def test_two_gateway_processes_work_the_queue_once_between_them(gateway: Gateway
     gateway.add_endpoint("up", upstream.url)
     other = gateway.sibling().start()
     try:
-        onboard(gateway, "a1", "a2")
-        onboard(other, "b1", "b2")
+        onboard(gateway, "a1", "a2", suite="quick")
+        onboard(other, "b1", "b2", suite="quick")
         shown = wait_for_queue(other)
     finally:
         other.close()
