@@ -34,6 +34,8 @@ def test_the_admin_key_is_kept_under_the_key_name_with_admin_and_never_shown(gat
     assert f'"proxy-key-admin": "{ADMIN}"' in keys
     assert ADMIN not in str(added)
     gateway_shows_no(gateway, ADMIN, KEY)
+    page = httpx.get(f"{gateway.url}/endpoints", timeout=30).text
+    assert "litellm hub" in page and "admin key set" in page and ADMIN not in page
     exported = yaml.safe_load(httpx.get(f"{gateway.url}/api/config", timeout=30).text)
     (endpoint,) = exported["endpoints"]
     assert (endpoint["hub"], endpoint["admin_key_name"]) == ("litellm", "proxy-key-admin")

@@ -1,8 +1,9 @@
 """What the Endpoints page shows: each endpoint with where its key is kept and the models it serves.
 
-A key is only ever described by where it is kept, never shown; an endpoint
-that came from a sign-in also shows how its token stands (provider, expiry,
-renewal), read from its sign-in record, which holds no token either.
+A key is only ever described by where it is kept, never shown (a hub's
+admin key too); an endpoint that came from a sign-in also shows how its
+token stands (provider, expiry, renewal), read from its sign-in record,
+which holds no token either.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ class EndpointCard:
     signin: GrantRecord | None = None
     signed_in_with: str = ""
     """The label of the provider its sign-in came from (its name when the provider is gone)."""
+    admin_key: KeyState | None = None
+    """A hub's admin key: where it is kept (None for an endpoint that is no hub)."""
 
     @property
     def fill(self) -> dict[str, Any]:
@@ -79,6 +82,7 @@ async def read_connections(services: Services) -> Connections:
             sum(1 for m in models if m.endpoint == endpoint.name and m.retired and not m.endpoint_gone),
             grants.get(endpoint.name),
             signed_in_with(services, grants.get(endpoint.name)),
+            key_state(services.keys, endpoint.admin_key_name) if endpoint.hub else None,
         )
         for endpoint in endpoints
     ]
