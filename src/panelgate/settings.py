@@ -38,6 +38,16 @@ class Settings(BaseSettings):
     port: int = Field(default=8122, ge=1, le=65535)
     keepalive_s: float = Field(default=10.0, gt=0, description="seconds between stream keep-alives")
     max_body_bytes: int = Field(default=20_000_000, gt=0)
+    max_header_bytes: int = Field(
+        default=64 * 1024, ge=1024, description="bytes of a request line and its headers; more gets 431"
+    )
+    max_headers: int = Field(default=100, ge=1, description="headers one request may carry; more gets 431")
+    head_timeout_s: float = Field(
+        default=10.0, gt=0, description="seconds a connection has to send a whole request head (slowloris)"
+    )
+    body_read_timeout_s: float = Field(
+        default=30.0, gt=0, description="seconds the server waits for the next piece of a request body"
+    )
     upstream_max_reply_bytes: int = Field(default=32 * 1024 * 1024, gt=0)
     upstream_connections_per_host: int = Field(
         default=512, ge=1, description="upstream connections open at once per host; more calls wait in line"
@@ -60,7 +70,13 @@ class Settings(BaseSettings):
     allowed_origins: str = Field(
         default="", description="web origins whose pages may call the gateway routes (CORS), comma-separated"
     )
-    login_attempts_per_minute: int = Field(default=5, ge=1, description="failed logins per address a minute")
+    login_attempts_per_minute: int = Field(default=5, ge=1, description="login tries per address a minute")
+    login_attempts_overall_per_minute: int = Field(
+        default=30, ge=1, description="login tries a minute from all addresses together (rotating addresses)"
+    )
+    trusted_proxies: str = Field(
+        default="", description="proxies whose X-Forwarded-For counts: addresses or CIDRs, comma-separated"
+    )
     workers: int = Field(default=1, ge=1, le=16, description="gateway processes sharing the port")
     metrics_public: bool = Field(
         default=False, description="serve /metrics without the admin token (a scraper on a trusted network)"

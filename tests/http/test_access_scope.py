@@ -197,7 +197,7 @@ def test_seating_an_ad_hoc_model_with_with_needs_a_key_made_to(keys: Keys, upstr
     upstream.serve("m4")
     keys.gateway.add_model("m4", ad_hoc=True)
     keys.gateway.gateway_settings(max_calls=4, max_explorers=1)
-    plain, allowed = make_key(keys.gateway), make_key(keys.gateway, ad_hoc=True)
+    plain, allowed = make_key(keys.gateway, name="plain"), make_key(keys.gateway, name="ad hoc", ad_hoc=True)
     body = hello(**{"with": ["m4"]})
     assert "ad hoc" in refused(post(keys.gateway, "/v1/chat/completions", body, plain), 403)
     assert upstream.requests == []

@@ -258,10 +258,14 @@ def test_unknown_model_is_404_in_the_gemini_shape(
 
 
 def test_a_key_in_the_query_or_header_does_not_disturb_the_request(bench: Gateway, upstream: FakeUpstream):
+    """A client that sends its key both ways (the same key) is served; two different keys are a 400
+    (tests/http/test_access_hardening.py)."""
     response = _post(
-        bench, "/v1beta/models/bench/core:generateContent?key=abc", HI, **{"x-goog-api-key": "def"}
+        bench, "/v1beta/models/bench/core:generateContent?key=abc", HI, **{"x-goog-api-key": "abc"}
     )
     assert response.status_code == 200 and "answer from m1" in _text(response.json())
+    alone = _post(bench, "/v1beta/models/bench/core:generateContent?key=abc", HI)
+    assert alone.status_code == 200
 
 
 def test_malformed_json_is_refused_in_the_gemini_shape(bench: Gateway, upstream: FakeUpstream):

@@ -125,7 +125,7 @@ async def test_a_scoped_key_allows_only_its_collections(with_core: Database) -> 
 
 
 async def test_an_unscoped_key_allows_every_collection(with_core: Database) -> None:
-    record, _ = await with_core.keys.create("admin", actor="ann")
+    record, _ = await with_core.keys.create("ops", actor="ann")
     assert record.scope().allows("core") and record.scope().allows("anything-made-later")
 
 

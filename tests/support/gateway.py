@@ -187,7 +187,7 @@ class Gateway:
             shutil.copyfile(migrated_sqlite_template(), sqlite_file)
         return env
 
-    def start(self, timeout: float = 30.0) -> Gateway:
+    def start(self, timeout: float = 60.0) -> Gateway:
         self.home.mkdir(parents=True, exist_ok=True)
         if self.in_process:
             self.server = ThreadServer(self.environment(), self.port).start(timeout)
@@ -208,7 +208,11 @@ class Gateway:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        wait_for_health(self.url, self.process, self.log_path, timeout)
+        try:
+            wait_for_health(self.url, self.process, self.log_path, timeout)
+        except BaseException:
+            self.stop()  # a child that never answered is not left running for the next test
+            raise
         return self
 
     def log(self) -> str:

@@ -31,6 +31,8 @@ def serve(
     import uvicorn
 
     from panelgate.http.access.policy import problems
+    from panelgate.http.access.proxies import uvicorn_proxy_options
+    from panelgate.http.request_limits import limited_protocol
     from panelgate.http.server_logging import set_up_logging
     from panelgate.http.workers import WorkerPlan, refuse_taken_port, serve_workers
     from panelgate.settings import Settings
@@ -52,10 +54,11 @@ def serve(
     options: dict[str, Any] = {
         "log_level": log_level,
         "loop": "uvloop",
-        "http": "httptools",
+        "http": limited_protocol(settings),  # httptools with head size, header count and read timeouts
         "access_log": False,
         "log_config": None,  # uvicorn's lines go through the root logger, in the same format
         "timeout_graceful_shutdown": 30,
+        **uvicorn_proxy_options(settings),  # X-Forwarded-For from PANELGATE_TRUSTED_PROXIES only
     }
     if settings.workers == 1:
         from panelgate.http.app import create_app

@@ -24,6 +24,8 @@ class CallerScope:
     """The collections the caller may use; None for every one."""
     ad_hoc: bool = True
     """Whether `with` may seat ad hoc models."""
+    key_id: int | None = None
+    """The gateway key's id; None without a key. Names are shown, ids decide whose panels are whose."""
 
     def allows(self, collection: str | None) -> bool:
         return self.collections is None or collection in self.collections

@@ -46,6 +46,8 @@ def not_asked(skipped: Sequence[Skip]) -> str:
 def _seat_body(result: SeatResult) -> str:
     if result.status == "error":
         return f"_error: {_one_line(result.error) or 'no reason given'}_"
+    if result.status == "timeout":
+        return f"_{_one_line(result.error)}_"
     if result.status == "empty":
         return "_No text came back (often the model spent its whole output token budget, e.g. on reasoning)._"
     return result.answer.lstrip("\n").rstrip()

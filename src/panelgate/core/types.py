@@ -17,7 +17,8 @@ from typing import Any, Literal
 Role = Literal["general", "code", "light", "vision", "image"]
 Shape = Literal["general", "design", "prose", "review", "code", "enumeration", "quick", "vision", "image"]
 ReplyMode = Literal["all", "merged", "route"]
-SeatStatus = Literal["ok", "empty", "error"]
+SeatStatus = Literal["ok", "empty", "error", "timeout"]
+"""`timeout`: not done by the caller's deadline (`bench.deadline_s`); recorded so until it ends."""
 OfferedTools = Literal["drop", "refuse"]
 """What a panel does with tools a request offers but never used: leave them out, or refuse the request."""
 VerdictsOwed = Literal["all", "chats", "none"]
@@ -64,6 +65,8 @@ class PanelRequest:
     nominees: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
     caller: str = "local"
+    caller_key_id: int | None = None
+    """The asking gateway key's id (None without a key): whose owed verdicts the panel's seats are."""
     usage_in_stream: bool = False
     """A streamed reply ends with a usage chunk (OpenAI's `stream_options.include_usage`)."""
     tools_offered: int = 0
@@ -71,6 +74,8 @@ class PanelRequest:
     chat, so a panel leaves them out (no seat is sent them) unless the collection refuses."""
     tool_history: bool = False
     """Tool calls or tool results are in the conversation: only route mode can carry on with them."""
+    deadline_s: float | None = None
+    """Seconds the caller waits for seats (`bench.deadline_s` or `X-Bench-Deadline`); None: every seat."""
 
 
 @dataclass(frozen=True)

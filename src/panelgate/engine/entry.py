@@ -11,7 +11,7 @@ turn is read differently from a panel (its tools pass to the member).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from panelgate.core.caller_scope import CallerScope
 from panelgate.core.route import RouteRequest
@@ -61,6 +61,8 @@ class Entry:
             await self.admit(scope, turn.collection)
             return StartedTurn(turn, await self.routes.start(turn))
         panel = asked.as_panel(scope.name)
+        if scope.key_id is not None:  # the adapters name the caller; its key's id is the scope's to add
+            panel = replace(panel, caller_key_id=scope.key_id)
         await self.admit(scope, panel.collection, panel.nominees)
         return StartedPanel(panel, await self.panels.start(panel))
 

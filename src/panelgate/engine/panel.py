@@ -6,11 +6,18 @@ keeps its status. After that the panel runs in a task of its own that feeds
 an event queue: a caller who hangs up only stops reading, while every seat
 still finishes and the panel is recorded. The record is written before
 `Finished` is queued, so an acknowledged panel survives a crash.
+
+A caller's own deadline (`bench.deadline_s`, `X-Bench-Deadline`) ends the
+wait, not the seats: the reply goes out with the unfinished seats `timeout`
+(recorded so, with their call ids), and each one's real outcome is written
+over its row when it ends, so a client that cannot wait for a hanging model
+still gets every answer in the record later.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -236,6 +243,53 @@ class PanelRunner:
             )
 
     async def _run_panel(self, context: PanelContext, queue: EventFeed[PanelEvent]) -> None:
+        words, request = context.words, context.request
+        waited = request_deadline(request, context.limits)
+        seats, late, first_answer = await self._ask_seats(context, queue, waited)
+
+        merger: SeatResult | None = None
+        note = ""
+        if context.reply == "merged":
+            merger, note = await self._merge(context, seats, queue, waited)
+        content, last = self._compose(context, seats, merger, note)
+        reply_mode: Literal["all", "merged"] = "merged" if context.reply == "merged" and not note else "all"
+        usage = panel_usage(seats, merger)
+        bench = words.bench(
+            seats,
+            reply=reply_mode,
+            usage=usage,
+            merger=merger,
+            note=note,
+            merge_asked=context.reply == "merged",
+            notes=context.notes,
+            deadline_s=waited,
+        )
+        await record_panel(
+            self._db,
+            context=context,
+            seats=seats,
+            merger=merger,
+            note="; ".join([*context.notes, note] if note else context.notes),
+            reply=reply_mode,
+            preview=prompt_preview(request.messages),
+        )
+        ended = time.monotonic()
+        self._meter.panel(context.collection.name, ended - context.began)
+        times = PanelTimes(
+            seated_s=context.seated_s,
+            first_answer_s=(first_answer or ended) - context.began,
+            total_s=ended - context.began,
+        )
+        queue.put(Finished(content=content, bench=bench, text=last, times=times, usage=usage))
+        if late:
+            await self._settle(late)
+
+    async def _ask_seats(
+        self, context: PanelContext, queue: EventFeed[PanelEvent], waited: float | None
+    ) -> tuple[list[SeatResult], list[asyncio.Task[tuple[int, SeatResult]]], float | None]:
+        """Every seat's result in seat order, each queued as it ends; by the caller's deadline
+        (`waited`) the unfinished are `timeout` and their calls go on (the tasks returned).
+        Also when the first seat ended."""
         words, plan, request = context.words, context.plan, context.request
         deadline = time.monotonic() + context.limits.seat_deadline_s
         show_seats = context.reply == "all"
@@ -256,53 +310,55 @@ class PanelRunner:
             self._meter.seat(result.status, result.error_kind, result.seconds)
             return index, result
 
+        asked_at = time.monotonic()
+        asking = [asyncio.create_task(one(i)) for i in range(len(plan.seats))]
         results: list[SeatResult | None] = [None] * len(plan.seats)
         first_answer: float | None = None
-        for finished in asyncio.as_completed([one(i) for i in range(len(plan.seats))]):
-            index, result = await finished
-            results[index] = result
-            first_answer = first_answer or time.monotonic()
-            queue.put(SeatDone(result, text=words.section(result) if show_seats else ""))
-        seats = [r for r in results if r is not None]
+        # At the seat deadline the seats end by themselves: a timer then would only race them.
+        timer = None if waited is None or waited >= context.limits.seat_deadline_s else waited
+        with contextlib.suppress(TimeoutError):
+            remaining = None if timer is None else max(0.0, context.began + timer - time.monotonic())
+            for finished in asyncio.as_completed(asking, timeout=remaining):
+                index, result = await finished
+                results[index] = result
+                first_answer = first_answer or time.monotonic()
+                queue.put(SeatDone(result, text=words.section(result) if show_seats else ""))
+        late = [asking[i] for i, r in enumerate(results) if r is None]
+        seats = [
+            r or words.unfinished(plan.seats[i], time.monotonic() - asked_at) for i, r in enumerate(results)
+        ]
+        for unfinished in (seats[i] for i, r in enumerate(results) if r is None):
+            queue.put(SeatDone(unfinished, text=words.section(unfinished) if show_seats else ""))
+        return seats, late, first_answer
 
-        merger: SeatResult | None = None
-        note = ""
-        if context.reply == "merged":
-            merger, note = await self._merge(context, seats, queue)
-        content, last = self._compose(context, seats, merger, note)
-        reply_mode: Literal["all", "merged"] = "merged" if context.reply == "merged" and not note else "all"
-        usage = panel_usage(seats, merger)
-        bench = words.bench(
-            seats,
-            reply=reply_mode,
-            usage=usage,
-            merger=merger,
-            note=note,
-            merge_asked=context.reply == "merged",
-            notes=context.notes,
-        )
-        await record_panel(
-            self._db,
-            context=context,
-            seats=seats,
-            merger=merger,
-            note="; ".join([*context.notes, note] if note else context.notes),
-            reply=reply_mode,
-            preview=prompt_preview(request.messages),
-        )
-        ended = time.monotonic()
-        self._meter.panel(context.collection.name, ended - context.began)
-        times = PanelTimes(
-            seated_s=context.seated_s,
-            first_answer_s=(first_answer or ended) - context.began,
-            total_s=ended - context.began,
-        )
-        queue.put(Finished(content=content, bench=bench, text=last, times=times, usage=usage))
+    async def _settle(self, late: list[asyncio.Task[tuple[int, SeatResult]]]) -> None:
+        """The seats the reply went out without, each written over its `timeout` row as it ends."""
+        for finished in asyncio.as_completed(late):
+            _, result = await finished
+            try:
+                await self._db.panels.settle_seat(
+                    result.call,
+                    status=result.status,
+                    seconds=result.seconds,
+                    answer=result.answer,
+                    error=result.error,
+                    tokens_in=result.tokens_in,
+                    tokens_out=result.tokens_out,
+                )
+            except Exception:  # the reply is gone: the seat stays `timeout` in the record
+                log.exception("could not record seat %s, which ended after its panel's reply", result.call)
 
     async def _merge(
-        self, context: PanelContext, seats: list[SeatResult], queue: EventFeed[PanelEvent]
+        self,
+        context: PanelContext,
+        seats: list[SeatResult],
+        queue: EventFeed[PanelEvent],
+        waited: float | None,
     ) -> tuple[SeatResult | None, str]:
+        """`waited`, the caller's deadline, bounds the merger's call as well: a merged reply waits at
+        most that long for seats, then that long again for the merger."""
         words = context.words
+        merge_s = context.limits.seat_deadline_s if waited is None else waited
 
         async def emit(piece: str) -> None:
             queue.put(MergeDelta(piece))
@@ -320,7 +376,7 @@ class PanelRunner:
             messages=context.request.messages,
             options=context.request.options,
             results=seats,
-            deadline=time.monotonic() + context.limits.seat_deadline_s,
+            deadline=time.monotonic() + merge_s,
             caller=context.request.caller,
             on_text=emit,
         )
@@ -341,6 +397,11 @@ class PanelRunner:
         if note:
             return words.fallback(seats, note) + footer, footer
         return words.every_answer(seats), footer
+
+
+def request_deadline(request: PanelRequest, limits: GatewayLimits) -> float | None:
+    """How long the caller waits for seats: its deadline capped by the seat deadline; None: no deadline."""
+    return None if request.deadline_s is None else min(request.deadline_s, limits.seat_deadline_s)
 
 
 def _owes_none_note(collection: CollectionInfo, owes: bool) -> str:

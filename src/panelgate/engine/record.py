@@ -51,6 +51,7 @@ async def record_panel(
         collection=words.collection,
         at=context.at,
         caller=context.request.caller,
+        caller_key_id=context.request.caller_key_id,
         shape=plan.shape,
         shape_by=plan.shape_by,
         reply=reply,

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from panelgate.core import markdown
-from panelgate.core.types import ReplyMode, SeatPlan, SeatResult, TokenUsage
+from panelgate.core.ids import call_id
+from panelgate.core.types import PlannedSeat, ReplyMode, SeatPlan, SeatResult, TokenUsage
 
 VERDICT_HINT = 'POST /bench/verdict {"call", "useful": true|false, "note", "real": [...], "false": [...]}'
 
@@ -38,6 +39,19 @@ class PanelWords:
     def section(self, result: SeatResult) -> str:
         return markdown.section(result)
 
+    def unfinished(self, seat: PlannedSeat, seconds: float) -> SeatResult:
+        """A seat not done by the caller's deadline, as the reply (and the record, until it ends) shows it."""
+        return SeatResult(
+            call=call_id(self.panel, seat.suffix),
+            label=seat.label,
+            alias=seat.alias,
+            kind=seat.kind,
+            status="timeout",
+            seconds=seconds,
+            error=f"not done by the request's deadline; it still runs, and GET /api/panels/{self.panel} "
+            "shows its answer once it ends",
+        )
+
     def every_answer(self, results: Sequence[SeatResult]) -> str:
         """Heading, every seat in seat order, footer: the `all` reply."""
         return self.opening() + "".join(markdown.section(r) for r in results) + self.footer(results)
@@ -62,13 +76,15 @@ class PanelWords:
         note: str = "",
         merge_asked: bool = False,
         notes: Sequence[str] = (),
+        deadline_s: float | None = None,
     ) -> dict[str, Any]:
         """The `bench` reply field; `reply` and `merger` only when a merge was asked.
 
         `usage` is the panel's (`panel_usage`): with each seat's, it says which counts are estimates,
         which no API's own usage fields can. `note` is why a merge fell back to every answer;
         `notes` what else the caller should know of how the request was taken (tools left out,
-        say). `bench.note` joins them.
+        say). `bench.note` joins them. `deadline_s` is how long the caller's deadline let seats run
+        (after the gateway's cap), shown only when the caller set one.
         """
         bench: dict[str, Any] = {
             "panel": self.panel,
@@ -79,6 +95,8 @@ class PanelWords:
             "usage": usage.as_bench(),
             "verdict": VERDICT_HINT,
         }
+        if deadline_s is not None:
+            bench["deadline_s"] = deadline_s
         if self.plan.skipped:
             bench["skipped"] = [s.as_dict() for s in self.plan.skipped]
         if merge_asked:

@@ -96,9 +96,9 @@ async def calls_in_scope(db: Database, scope: CallerScope, calls: Sequence[str])
 
 async def owed_seats(db: Database, scope: CallerScope, now: datetime) -> list[OwedSeat]:
     """The seats of the caller's panels of the last `OWED_WINDOW` still owed a verdict, in its scope
-    (the caller is its gateway key's name, or `local`: owed seats are tracked in the database per
-    caller, so they hold across processes and restarts)."""
-    owed = await db.verdicts.owed(scope.name, now - OWED_WINDOW)
+    (a gateway key's panels are found by its id, since names need not be unique; a caller without
+    a key owes the keyless panels: tracked in the database, they hold across processes and restarts)."""
+    owed = await db.verdicts.owed(scope.name, now - OWED_WINDOW, key_id=scope.key_id)
     return [seat for seat in owed if scope.allows(seat.collection)]
 
 

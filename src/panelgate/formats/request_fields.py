@@ -1,7 +1,7 @@
 """The request fields every inbound API shares, read the same way everywhere.
 
 Each API spells messages its own way, but the model id, the stream flag, the
-`with` nominees and the `bench` reply choice mean the same in all of them;
+`with` nominees and the `bench` reply choice and deadline mean the same in all of them;
 reading them here keeps one refusal message per mistake, whichever API the
 caller spoke. A format's decoded request, a panel's (`panel_request`) or a
 route turn's (`route_request`), is put together here from what it read, so
@@ -10,7 +10,9 @@ the shared fields are read alike in every API.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from typing import Any
 
 from panelgate.core.errors import BadRequest
@@ -50,6 +52,47 @@ def read_bench_field(body: dict[str, Any]) -> ReplyMode | None:
         raise BadRequest(f"bench.reply must be one of all, merged, route; got {reply!r}", param="bench.reply")
     mode: ReplyMode = reply
     return mode
+
+
+def read_deadline(body: dict[str, Any]) -> float | None:
+    """`"bench": {"deadline_s": N}`: seconds the caller will wait for seats (None: every seat)."""
+    bench = body.get("bench")
+    seconds = bench.get("deadline_s") if isinstance(bench, dict) else None
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds < math.inf:
+        raise BadRequest(
+            f"bench.deadline_s must be a number of seconds above 0, such as 30; got {_shown(seconds)}",
+            param="bench.deadline_s",
+        )
+    return float(seconds)
+
+
+def with_header_deadline(request: PanelRequest, header: str | None) -> PanelRequest:
+    """The request with `X-Bench-Deadline` applied: the smaller of the header and `bench.deadline_s` wins.
+
+    The header is for clients that cannot add a body field (an SDK, a chat UI behind a proxy).
+    """
+    if header is None:
+        return request
+    try:
+        seconds = float(header)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds < math.inf:
+        raise BadRequest(
+            "the X-Bench-Deadline header must be a number of seconds above 0, such as 30; "
+            f"got {_shown(header)}",
+            param="X-Bench-Deadline",
+        )
+    asked = request.deadline_s
+    return replace(request, deadline_s=seconds if asked is None else min(asked, seconds))
+
+
+def _shown(value: object) -> str:
+    """A caller's bad value in a refusal, cut short: an error never echoes a whole body."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def read_nominees(body: dict[str, Any]) -> tuple[str, ...]:
@@ -123,6 +166,7 @@ def panel_request(
         caller=caller,
         tools_offered=tools_offered,
         tool_history=has_tool_history(messages),
+        deadline_s=read_deadline(body),
     )
 
 

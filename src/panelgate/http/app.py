@@ -189,7 +189,8 @@ def create_app(settings: Settings | None = None) -> AccessLog:
 
     app = FastAPI(title="panelgate", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.gateway = GATEWAY
-    app.state.login = login_routes.LoginDesk(policy, LoginThrottle(policy.login_per_minute))
+    throttle = LoginThrottle(policy.login_per_minute, policy.login_overall_per_minute)
+    app.state.login = login_routes.LoginDesk(policy, throttle)
     errors.install(app)
     routers = (
         health.router,

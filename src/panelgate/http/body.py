@@ -36,10 +36,19 @@ def media_type(content_type: str) -> str:
     return content_type.split(";", 1)[0].strip().lower()
 
 
+def is_json_media(media: str) -> bool:
+    """`application/json`, or a `+json` type (`application/vnd.api+json`, RFC 6839), parameters dropped
+    (`media_type`): the one rule the access layer's write check and every handler read by."""
+    if media == "application/json":
+        return True
+    top, _, subtype = media.partition("/")
+    return top == "application" and subtype.endswith("+json") and subtype != "+json" and "/" not in subtype
+
+
 async def read_json_object(request: Request, max_bytes: int, *, untyped: bool = False) -> dict[str, Any]:
     """The body as a JSON object; `untyped` also takes one sent without a JSON type (Ollama's way)."""
     media = media_type(request.headers.get("content-type", ""))
-    typed = media == "application/json"
+    typed = is_json_media(media)
     if not typed and not (untyped and media in UNTYPED_MEDIA):
         raise UnsupportedMedia(NOT_JSON)
     declared = request.headers.get("content-length")

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, GatewayError, MethodNotAllowed, NotFound, error_for_status
@@ -104,6 +104,13 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
     return error_response(request, GatewayError("the gateway failed on this request; see its log"), 500)
 
 
+def _client_gone(request: Request) -> Response:
+    """The caller hung up while its body was read: nobody reads this reply, and a traceback for
+    each hang-up would let anyone flood the log (499, as nginx logs it)."""
+    log.debug("the client hung up while %s %s was read", request.method, request.url.path)
+    return Response(status_code=499)
+
+
 async def respond_to_error(request: Request, exc: Exception) -> Response:
     """The reply for `exc`: the one translator, for the app's exception handlers and the gateway front."""
     if isinstance(exc, GatewayError):
@@ -114,10 +121,13 @@ async def respond_to_error(request: Request, exc: Exception) -> Response:
         return await _http_error(request, exc)
     if isinstance(exc, RequestValidationError):
         return await _validation_error(request, exc)
+    if isinstance(exc, ClientDisconnect):
+        return _client_gone(request)
     return await _unexpected(request, exc)
 
 
 def install(app: FastAPI) -> None:
     kinds: list[type[Exception]] = [GatewayError, *_STORE_STATUS, HTTPException, RequestValidationError]
+    kinds.append(ClientDisconnect)  # a hang-up on an admin route is quiet too
     for kind in [*kinds, Exception]:
         app.add_exception_handler(kind, respond_to_error)

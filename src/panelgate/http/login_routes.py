@@ -1,4 +1,4 @@
-"""`/login` and `/logout`: the admin token exchanged for a signed cookie, failed tries throttled.
+"""`/login` and `/logout`: the admin token exchanged for a signed cookie, tries throttled.
 
 The page (templates/login.html) wears the dashboard's theme but not its
 frame: it is open to anyone, so it reads neither the database nor the
@@ -10,7 +10,6 @@ loopback-only and has no login; the page says so instead of asking.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -25,6 +24,7 @@ from panelgate.http.access.throttle import LoginThrottle
 from panelgate.http.body import read_json_object
 from panelgate.http.errors import error_body, format_for
 from panelgate.http.responses import json_response
+from panelgate.http.services import services
 from panelgate.web.frame import PAGE_HEADERS, TEMPLATES, theme_of
 
 router = APIRouter()
@@ -60,21 +60,18 @@ async def login(request: Request) -> Response:
     token = desk.policy.admin_token
     if token is None:
         raise NotFound("this gateway has no login: PANELGATE_ADMIN_TOKEN is not set (loopback only)")
-    address = request.client.host if request.client else ""
-    wait = desk.throttle.wait_s(address)
-    if wait > 0:
-        seconds = math.ceil(wait)
-        refused = RateLimited(f"too many failed logins from {address}; try again in {seconds} s")
-        return json_response(
-            error_body(format_for(request), refused), refused.status, {"Retry-After": str(seconds)}
-        )
     offered = (await read_json_object(request, 10_000)).get("token")
     if not isinstance(offered, str) or not offered:
         raise BadRequest('send the admin token as `{"token": "..."}`', param="token")
+    address = request.client.host if request.client else ""  # a trusted proxy's client: see access/proxies
+    wait = await desk.throttle.wait_s(services(request).db.key_minutes, address)
+    if wait > 0:
+        refused = RateLimited(f"too many login attempts; try again in {wait} s")
+        return json_response(
+            error_body(format_for(request), refused), refused.status, {"Retry-After": str(wait)}
+        )
     if not session.token_matches(offered, token):
-        desk.throttle.failed(address)
         raise Unauthorized("that is not the admin token")
-    desk.throttle.succeeded(address)
     cookie = session.set_cookie_header(session.new_cookie(token), secure=desk.policy.secure_cookie)
     return Response(status_code=204, headers={"Set-Cookie": cookie})
 

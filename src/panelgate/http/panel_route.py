@@ -21,7 +21,7 @@ from panelgate.core.types import Failed, PanelRequest
 from panelgate.engine.entry import Asked, StartedTurn
 from panelgate.formats.client_session import client_session
 from panelgate.formats.protocol import ApiAdapter
-from panelgate.formats.request_fields import read_bench_field, read_model
+from panelgate.formats.request_fields import read_bench_field, read_model, with_header_deadline
 from panelgate.http.body import read_json_object
 from panelgate.http.key_scope import caller_scope
 from panelgate.http.responses import StreamedReply, json_response
@@ -84,7 +84,7 @@ def _asked(
     """The request as this API reads it, either way; the engine decides which way it is answered."""
 
     def as_panel(caller: str) -> PanelRequest:
-        return api.decode(body, caller=caller)
+        return with_header_deadline(api.decode(body, caller=caller), request.headers.get("x-bench-deadline"))
 
     def as_route(caller: str) -> RouteRequest:
         turn = api.decode_route(body, caller=caller)

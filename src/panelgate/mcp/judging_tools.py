@@ -1,10 +1,10 @@
 """The `verdict` and `pending_verdicts` tools: judging a panel's seats from an agent.
 
 A verdict is recorded by the same desk as `/bench/verdict`, as the caller.
-Which seats are still owed is tracked per caller (its gateway key, or
-`local` without one) in the database, from the panels it asked: that holds
-across gateway processes and restarts, which an MCP session kept in one
-process's memory would not.
+Which seats are still owed is tracked per caller (its gateway key's id,
+never its name, which another key may share; or no key) in the database,
+from the panels it asked: that holds across gateway processes and restarts,
+which an MCP session kept in one process's memory would not.
 """
 
 from __future__ import annotations

@@ -24,11 +24,11 @@ from sqlalchemy import insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from panelgate.core.caller_scope import CallerScope
+from panelgate.core.caller_scope import OPEN_SCOPE, CallerScope
 from panelgate.store.audit import write_audit
 from panelgate.store.bulk import select_rows
 from panelgate.store.connections import Connections
-from panelgate.store.errors import Invalid, NotFound
+from panelgate.store.errors import Conflict, Invalid, NotFound
 from panelgate.store.rules import check_bool, check_name, check_optional_int, check_required_text
 from panelgate.store.tables import collections as collections_table
 from panelgate.store.tables import gateway_keys, utcnow
@@ -40,6 +40,10 @@ MAX_NAME = 80
 MAX_RPM = 100_000
 TOUCH_EVERY = timedelta(minutes=1)
 _LARGEST_ID = 2**31 - 1  # the integer column's range on PostgreSQL
+RESERVED_NAMES = frozenset({OPEN_SCOPE.name, "admin", "-", "scheduler", "onboarding", "auto"})
+"""Names the gateway itself records as a caller or actor, so no key may take one: `local` (no key),
+`admin` (the admin token or login), `-` (the access log's "nobody"), and the scheduler's, onboarding's
+and auto-retire's own calls and edits."""
 
 
 def looks_like_key(text: str) -> bool:
@@ -76,7 +80,7 @@ class GatewayKeyRecord:
 
     def scope(self) -> CallerScope:
         collections = None if self.collections is None else frozenset(self.collections)
-        return CallerScope(name=self.name, collections=collections, ad_hoc=self.ad_hoc)
+        return CallerScope(name=self.name, collections=collections, ad_hoc=self.ad_hoc, key_id=self.id)
 
 
 def _record(row: Mapping[str, Any]) -> GatewayKeyRecord:
@@ -131,6 +135,28 @@ async def _collection_names(connection: AsyncConnection) -> set[str]:
     return set((await connection.execute(select(collections_table.c.name))).scalars())
 
 
+async def _checked_new_name(connection: AsyncConnection, name: str) -> str:
+    """A new key's name: not one the gateway uses itself, nor one an active key has (case aside).
+
+    The name is what logs, the ledger and the dashboard show of a caller, so two
+    keys named alike, or a key named `local`, would be told apart by nobody.
+    Keys made before this rule keep their names; their records follow their ids.
+    """
+    folded = name.casefold()
+    if folded in RESERVED_NAMES:
+        reserved = ", ".join(f"`{word}`" for word in sorted(RESERVED_NAMES))
+        raise Invalid(
+            f"`{name}` is a name the gateway uses itself ({reserved}); choose another", field="name"
+        )
+    active = select(gateway_keys.c.name).where(gateway_keys.c.revoked_at.is_(None))
+    if any(other.casefold() == folded for other in (await connection.execute(active)).scalars()):
+        raise Conflict(
+            f"an active gateway key is already named `{name}`; choose another name, or revoke that key first",
+            field="name",
+        )
+    return name
+
+
 async def _find_by_id(connection: AsyncConnection, key_id: int) -> GatewayKeyRecord | None:
     if not 1 <= key_id <= _LARGEST_ID:
         return None
@@ -162,7 +188,7 @@ class GatewayKeys:
         async with self._connections.write() as connection:
             scope = _checked_scope(collections, await _collection_names(connection))
             values = {
-                "name": clean_name,
+                "name": await _checked_new_name(connection, clean_name),
                 "hash": key_hash(plaintext),
                 "hint": plaintext[-4:],
                 "collections": None if scope is None else list(scope),

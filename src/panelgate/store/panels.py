@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, exists, func, insert, select, true
+from sqlalchemy import Row, bindparam, exists, func, insert, select, true, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -63,6 +63,7 @@ def _panel_values(panel: PanelRecord, seat_count: int) -> dict[str, Any]:
         "collection": panel.collection,
         "at": panel.at,
         "caller": panel.caller,
+        "caller_key_id": panel.caller_key_id,
         "shape": panel.shape,
         "shape_by": panel.shape_by,
         "reply": panel.reply,
@@ -102,6 +103,7 @@ def _panel(row: Row[Any]) -> PanelRecord:
         shape_by=row.shape_by,
         reply=row.reply,
         caller=row.caller,
+        caller_key_id=row.caller_key_id,
         note=row.note,
         skipped=tuple(Skip(**skip) for skip in row.skipped),
         prompt_preview=row.prompt_preview,
@@ -229,6 +231,32 @@ class Panels:
         async with self._connections.read() as connection:
             row = (await connection.execute(select(seats).where(seats.c.call == call))).first()
         return None if row is None else _seat(row)
+
+    async def settle_seat(
+        self,
+        call: str,
+        *,
+        status: str,
+        seconds: float,
+        answer: str,
+        error: str,
+        tokens_in: int | None,
+        tokens_out: int | None,
+    ) -> bool:
+        """A seat recorded `timeout` (its panel replied by the caller's deadline) takes its real
+        outcome, its evidence too, so verdicts and standings see it as if it had been waited for.
+        False when the call is not a `timeout` seat (unknown, or settled already)."""
+        outcome = {"status": status, "seconds": seconds, "answer": answer, "error": error}
+        async with self._connections.write(edits_config=False) as connection:
+            settled = await connection.execute(
+                update(seats)
+                .where(seats.c.call == call, seats.c.status == "timeout")
+                .values(**outcome, tokens_in=tokens_in, tokens_out=tokens_out)
+            )
+            if not settled.rowcount:
+                return False
+            await connection.execute(update(evidence).where(evidence.c.call == call).values(status=status))
+        return True
 
     async def recent(
         self, limit: int = 20, collection: str | None = None, *, owed: bool = False

@@ -142,6 +142,8 @@ class PanelRecord:
     shape_by: str
     reply: Literal["all", "merged"]
     caller: str = "local"
+    caller_key_id: int | None = None
+    """The asking gateway key's id; None without a key (`caller` is the name shown)."""
     note: str = ""
     skipped: Sequence[Skip | Mapping[str, str]] = ()
     prompt_preview: str = ""

@@ -30,6 +30,12 @@ MAX_BETTER_THAN = 20
 
 def refuse_failed(call: str, status: str) -> None:
     """Refuse judging a call that failed: failures are health, not usefulness."""
+    if status == "timeout":  # its panel replied by the caller's deadline; the call still runs
+        raise Invalid(
+            f"`{call}` had not answered by its panel's deadline and has not ended yet; judge it once "
+            "its panel's record (GET /api/panels/<panel>) shows its answer",
+            field="call",
+        )
     if status not in JUDGEABLE:
         raise Invalid(
             f"`{call}` failed (status {status}): a failure counts against the model's health, not its "

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, Row, exists, false, func, insert, select, true
+from sqlalchemy import ColumnElement, Row, and_, exists, false, func, insert, select, true
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.core.evidence import Counts
@@ -350,12 +350,21 @@ class Verdicts:
             found = set((await connection.execute(query)).scalars())
         return [call for call in wanted if call in found]
 
-    async def owed(self, caller: str, since: datetime, *, most_panels: int = 20) -> list[OwedSeat]:
-        """The seats of `caller`'s newest panels since `since` that answered and have no verdict yet
-        (panels that owe none left out)."""
+    async def owed(
+        self, caller: str, since: datetime, *, key_id: int | None = None, most_panels: int = 20
+    ) -> list[OwedSeat]:
+        """The seats of the caller's newest panels since `since` that answered and have no verdict yet
+        (panels that owe none left out).
+
+        A gateway key's panels are those with its id (`key_id`), whatever their
+        caller's name: names need not be unique. A caller without a key
+        (`key_id` None) owes the keyless panels recorded under `caller`."""
+        whose = panels.c.caller_key_id == key_id
+        if key_id is None:
+            whose = and_(panels.c.caller_key_id.is_(None), panels.c.caller == caller)
         recent = (
             select(panels.c.id)
-            .where(panels.c.caller == caller, panels.c.at >= since, panels.c.owes_verdicts.is_(true()))
+            .where(whose, panels.c.at >= since, panels.c.owes_verdicts.is_(true()))
             .order_by(panels.c.at.desc(), panels.c.id.desc())
             .limit(max(1, most_panels))
             .subquery()

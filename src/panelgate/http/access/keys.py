@@ -2,7 +2,9 @@
 
 A key is read from `Authorization: Bearer`, `x-api-key` (Anthropic's SDK),
 `x-goog-api-key` (Gemini's), or `?key=` on the Gemini routes only — never
-from a query string elsewhere, where proxies and logs keep URLs. Where keys
+from a query string elsewhere, where proxies and logs keep URLs. Two places
+carrying different values are refused (400, naming the places, never the
+values); the same value twice is one credential. Where keys
 are not required (loopback, `PANELGATE_REQUIRE_KEYS` unset) a value that is
 not shaped like a gateway key is a client's placeholder and ignored, while
 a `pgk_` key is still checked, so a scoped key keeps its scope everywhere.
@@ -15,7 +17,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from panelgate.core.errors import RateLimited, Unauthorized
+from panelgate.core.errors import BadRequest, RateLimited, Unauthorized
 from panelgate.http.access.refusal import Refusal
 from panelgate.http.access.request_view import RequestView
 from panelgate.store import Database, GatewayKeyRecord
@@ -31,12 +33,28 @@ class Admitted:
 
 
 def presented_key(view: RequestView) -> str | None:
-    for value in (view.bearer(), view.headers.get("x-api-key"), view.headers.get("x-goog-api-key")):
-        if value:
-            return value
-    if view.path.startswith("/v1beta/"):
-        return view.query_value("key") or None
-    return None
+    """The one credential the request carries; raises `Refusal` (400) when two places disagree.
+
+    Taking the first would let a client's placeholder in one header hide a scoped key in another
+    (the key's scope lost on loopback), or refuse a valid key where keys are required.
+    """
+    sent = {
+        where: value
+        for where, value in (
+            ("Authorization", view.bearer()),
+            ("x-api-key", view.headers.get("x-api-key")),
+            ("x-goog-api-key", view.headers.get("x-goog-api-key")),
+            ("?key=", view.query_value("key") if view.path.startswith("/v1beta/") else None),
+        )
+        if value
+    }
+    if len(set(sent.values())) > 1:
+        raise Refusal(
+            BadRequest(
+                f"{' and '.join(sent)} carry different credentials: send one gateway key, in one place"
+            )
+        )
+    return next(iter(sent.values()), None)
 
 
 async def admit(view: RequestView, db: Database, *, required: bool) -> Admitted:

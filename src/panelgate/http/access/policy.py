@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from panelgate.http.access.host_header import is_ip, parse_host
+from panelgate.http.access.proxies import proxy_problems
 from panelgate.settings import Settings
 
 LOOPBACK_BINDS = frozenset({"127.0.0.1", "::1", "localhost"})
@@ -25,6 +26,9 @@ class AccessPolicy:
     admin_token: bytes | None
     secure_cookie: bool
     login_per_minute: int
+    """Login tries a minute from one client address (an IPv6 /64 counts as one)."""
+    login_overall_per_minute: int
+    """Login tries a minute from every address together: what rotating addresses can get."""
     max_body_bytes: int
     metrics_public: bool = False
     """`/metrics` takes no credential (`PANELGATE_METRICS_PUBLIC`)."""
@@ -39,7 +43,7 @@ class AccessPolicy:
         own: set[str] = set()
         public = urlsplit(settings.public_url) if settings.public_url else None
         if public is not None and public.netloc:
-            hosts |= {public.netloc.lower(), (public.hostname or "").lower()}
+            hosts |= {public.netloc.rpartition("@")[2].lower(), (public.hostname or "").lower()}
             own.add(f"{public.scheme}://{public.netloc}".lower())
         origins = {_origin(o) for o in settings.allowed_origins.split(",") if o.strip()} | own
         token = settings.admin_token.get_secret_value() if settings.admin_token else None
@@ -51,17 +55,25 @@ class AccessPolicy:
             admin_token=token.encode() if token else None,
             secure_cookie=public is not None and public.scheme == "https",
             login_per_minute=settings.login_attempts_per_minute,
+            login_overall_per_minute=settings.login_attempts_overall_per_minute,
             max_body_bytes=settings.max_body_bytes,
             metrics_public=settings.metrics_public,
         )
 
     def host_allowed(self, host: str) -> bool:
-        """A listed name, or an IP address: a rebinding page always sends its own domain name."""
+        """A listed name, or an IP address: a rebinding page always sends its own domain name.
+
+        An exact listed value is answered at once (the usual case: one set lookup); anything else
+        must parse as `name[:port]` before its name is looked at (`host_header`).
+        """
         host = host.lower()
         if host in self.hosts:
             return True
-        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-        return name in self.hosts or _is_ip(name)
+        parsed = parse_host(host)
+        if parsed is None:
+            return False
+        name = parsed[0]
+        return name in self.hosts or is_ip(name)
 
     def same_origin(self, origin: str, host: str) -> bool:
         origin = origin.lower()
@@ -81,7 +93,12 @@ def problems(settings: Settings) -> list[str]:
         )
     if settings.public_url and urlsplit(settings.public_url).scheme not in ("http", "https"):
         found.append("PANELGATE_PUBLIC_URL must start with https:// (or http://)")
-    return found
+    if settings.login_attempts_overall_per_minute <= settings.login_attempts_per_minute:
+        found.append(
+            "PANELGATE_LOGIN_ATTEMPTS_OVERALL_PER_MINUTE must be larger than "
+            "PANELGATE_LOGIN_ATTEMPTS_PER_MINUTE, or one address could use up everyone's login tries"
+        )
+    return found + proxy_problems(settings)
 
 
 def _origin(text: str) -> str:
@@ -95,11 +112,3 @@ def _wildcard(bind: str) -> bool:
 
 def _bracketed(address: str) -> str:
     return f"[{address}]" if ":" in address else address
-
-
-def _is_ip(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name.strip("[]"))
-    except ValueError:
-        return False
-    return True

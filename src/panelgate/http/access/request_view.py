@@ -8,6 +8,8 @@ from urllib.parse import parse_qsl
 
 from starlette.types import Scope
 
+from panelgate.http.body import is_json_media, media_type
+
 
 @dataclass(frozen=True)
 class RequestView:
@@ -64,11 +66,11 @@ class RequestView:
 
     def media(self) -> str:
         """The body's media type, lower-case and without parameters ("" when not given)."""
-        return self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        return media_type(self.headers.get("content-type", ""))
 
     def is_json(self) -> bool:
-        media = self.media()
-        return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+        """The handlers' own rule (`http.body`), so a write let through here is read there."""
+        return is_json_media(self.media())
 
     def wants_html(self) -> bool:
         return self.method == "GET" and "text/html" in self.headers.get("accept", "")

@@ -1,46 +1,69 @@
-"""Failed logins counted per client address: a few a minute, then wait.
+"""Login tries counted per client address and overall, in the state every gateway process shares.
 
-Kept in this process's memory (a login is a person at a browser, and one
-process answers a given browser's connection); the table forgets addresses
-whose failures are all older than the window, so it cannot grow without bound.
+Each `POST /login` takes a ticket before the token is compared: first in its
+address's count for this clock minute, then, if that is within the
+per-address limit, in the count of all addresses. Counting first (one
+atomic increment that returns the total) means processes racing each other
+can never let more tries through than the limits, and nothing is read then
+decided. An address over its own limit takes no ticket from the overall
+count, so one address can never use up the others' tries (the admin logging
+in from elsewhere); the overall limit is what caps an attacker who rotates
+addresses. A right token is refused too while its window is full, and
+accepted as soon as the next minute begins.
+
+The counts are the per-minute counters gateway keys' rpm already uses
+(`db.key_minutes`: the database, or Redis when configured), under counter
+ids no key has: keys are numbered from 1, so the overall count is -1 and an
+address is a negative number made from its digest. Two addresses sharing a
+number (1 in 2^31) would only share a count. An IPv6 address counts as its
+/64, the block one subscriber gets.
 """
 
 from __future__ import annotations
 
+import hashlib
+import ipaddress
+import math
 import time
-from collections import deque
+
+from panelgate.store.shared.protocols import KeyMinuteCounter
 
 WINDOW_S = 60.0
+OVERALL_ID = -1
+_ADDRESS_IDS = 2**31 - 2
+"""Address counters take ids -2 down to -(2^31 - 1): all within a 32-bit column, none a key's."""
 
 
 class LoginThrottle:
-    def __init__(self, per_minute: int) -> None:
-        self._per_minute = per_minute
-        self._failures: dict[str, deque[float]] = {}
+    def __init__(self, per_address: int, overall: int) -> None:
+        self._per_address = per_address
+        self._overall = overall
 
-    def wait_s(self, address: str, now: float | None = None) -> float:
-        """Seconds before `address` may try again; 0 when it may now."""
-        now = time.monotonic() if now is None else now
-        failures = self._recent(address, now) if address in self._failures else deque()
-        if len(failures) < self._per_minute:
-            return 0.0
-        return max(0.0, failures[0] + WINDOW_S - now)
+    async def wait_s(self, counter: KeyMinuteCounter, address: str) -> int:
+        """Take this try's ticket; the seconds to wait before trying again, 0 when it may go ahead."""
+        now = time.time()
+        window = int(now // WINDOW_S)
+        wait = max(1, math.ceil((window + 1) * WINDOW_S - now))
+        if await counter.count(address_id(address), window) > self._per_address:
+            return wait
+        if await counter.count(OVERALL_ID, window) > self._overall:
+            return wait
+        return 0
 
-    def failed(self, address: str, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
-        self._recent(address, now).append(now)
-        if len(self._failures) > 10_000:
-            self._forget_old(now)
 
-    def succeeded(self, address: str) -> None:
-        self._failures.pop(address, None)
+def address_id(address: str) -> int:
+    """The counter id of a client address (of its /64 for IPv6)."""
+    digest = hashlib.sha256(_counted(address).encode()).digest()
+    return -2 - int.from_bytes(digest[:4], "big") % _ADDRESS_IDS
 
-    def _recent(self, address: str, now: float) -> deque[float]:
-        failures = self._failures.setdefault(address, deque())
-        while failures and failures[0] <= now - WINDOW_S:
-            failures.popleft()
-        return failures
 
-    def _forget_old(self, now: float) -> None:
-        for address in [a for a, f in self._failures.items() if not f or f[-1] <= now - WINDOW_S]:
-            del self._failures[address]
+def _counted(address: str) -> str:
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)

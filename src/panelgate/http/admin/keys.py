@@ -30,7 +30,11 @@ class NewKey(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    name: str = Field(min_length=1, max_length=MAX_NAME)
+    name: str = Field(
+        min_length=1,
+        max_length=MAX_NAME,
+        description="shown for its caller: no active key's name (409), no name the gateway uses (400)",
+    )
     collections: list[str] | None = Field(
         default=None, min_length=1, description="collection names the key may use; null: every collection"
     )

@@ -14,6 +14,8 @@ panels = Table(
     Column("collection", Text, nullable=False),
     Column("at", UtcDateTime, nullable=False),
     Column("caller", Text, nullable=False),
+    # the gateway key that asked (null without one): owed verdicts follow its id, never the name
+    Column("caller_key_id", Integer, nullable=True),
     Column("shape", Text, nullable=False),
     Column("shape_by", Text, nullable=False),
     Column("reply", Text, nullable=False),
