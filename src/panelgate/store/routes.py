@@ -32,6 +32,7 @@ from sqlalchemy.engine import Connection
 
 from panelgate.store.bulk import insert_rows, select_rows
 from panelgate.store.connections import Connections
+from panelgate.store.errors import Conflict
 from panelgate.store.records import ConversationRecord, TurnRecord
 from panelgate.store.tables import evidence, route_conversations, route_turns
 
@@ -127,7 +128,13 @@ class Routes:
                 number = conversation.answered_by.index(turn.alias) + 1
                 _add_evidence(connection, turn, f"{conversation.id}.{number}", model_id, source="route")
 
-        await self._connections.write_all_at_once(write)
+        try:
+            await self._connections.write_all_at_once(write)
+        except Conflict:
+            # Turns of one new conversation recorded at the same moment: PostgreSQL's upsert settles
+            # the clash on `key` but a row racing in on the unique `id` still fails. Written again,
+            # the row is there, and the upsert updates it.
+            await self._connections.write_all_at_once(write)
         if conversation is not None:
             await self._sticky.keep(conversation)
 
