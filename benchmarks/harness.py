@@ -167,6 +167,13 @@ def run_arguments(
     )
     parser.add_argument("--latency-ms", type=float, default=50.0, help="the upstream's answer time")
     parser.add_argument(
+        "--pacing",
+        choices=("provider", "whole"),
+        default="provider",
+        help="a streamed answer in four writes spread over the latency, as providers send (default), or "
+        "in one write at its end",
+    )
+    parser.add_argument(
         "--driver",
         choices=["wrk", "python"],
         default="wrk",

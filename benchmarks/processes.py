@@ -88,9 +88,9 @@ class Service:
 
 
 def start_upstream(
-    script: Path, python: str, latency_ms: float, models: list[str], log_path: Path
+    script: Path, python: str, latency_ms: float, models: list[str], log_path: Path, pacing: str = "provider"
 ) -> tuple[Service, int]:
-    """The fake upstream on a free loopback port; returns it and its port."""
+    """The fake upstream on a free loopback port (streams paced as `pacing` says); returns it and its port."""
     port = free_port()
     argv = [
         python,
@@ -101,6 +101,8 @@ def start_upstream(
         str(latency_ms),
         "--models",
         ",".join(models),
+        "--pacing",
+        pacing,
     ]
     service = Service("upstream", argv, dict(os.environ), log_path)
     service.wait_until_http_ok(f"http://127.0.0.1:{port}/v1/models", timeout_s=20)

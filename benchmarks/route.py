@@ -87,7 +87,8 @@ class RouteBench(Bench):
             f"- LiteLLM 1.110.2: `litellm --config` (uvicorn, 1 worker, uvloop + httptools), asked for"
             f" `{MEMBER}` = `openai/{MEMBER}` at the upstream, with a master key and no database;"
             f" env {', '.join(f'`{k}={v}`' for k, v in LITELLM_QUIET_ENV.items())}",
-            f"- one fake upstream answering every call in {a.latency_ms:g} ms; {conversations}",
+            f"- one fake upstream answering every call in {a.latency_ms:g} ms, streams paced `{a.pacing}`;"
+            f" {conversations}",
             f"- each level: {a.warmup:g} s warm-up, then {a.seconds:g} s measured; a request slower than"
             f" {a.timeout:g} s counts as a timeout",
             "- non-streamed load: "
@@ -161,7 +162,12 @@ def main() -> int:
     runs = len(bench.levels) * len(bench.modes) * (3 if args.only is None else 2)
     bench.say(f"{runs} levels of {args.warmup + args.seconds:g} s each; logs in {workdir}")
     upstream, port = start_upstream(
-        HERE / "upstream.py", sys.executable, args.latency_ms, [MEMBER], workdir / "upstream.log"
+        HERE / "upstream.py",
+        sys.executable,
+        args.latency_ms,
+        [MEMBER],
+        workdir / "upstream.log",
+        args.pacing,
     )
     upstream_base = f"http://127.0.0.1:{port}"
     labels: list[str | None] = []

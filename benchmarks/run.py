@@ -54,7 +54,7 @@ class PanelBench(Bench):
             f"`{shlex.join(['benchmarks/run.py', *sys.argv[1:]])}`; panelgate tree at {git_describe()}",
             f"- collection `{MODEL_ID}`: {len(MEMBERS)} member seats ({', '.join(MEMBERS)}), 0 explorers,"
             " reply `all`;"
-            f" one fake upstream answering every call in {a.latency_ms:g} ms",
+            f" one fake upstream answering every call in {a.latency_ms:g} ms, streams paced `{a.pacing}`",
             f"- each level: {a.warmup:g} s warm-up, then {a.seconds:g} s measured; a request slower than"
             f" {a.timeout:g} s counts as a timeout",
             "- non-streamed load: "
@@ -76,7 +76,12 @@ def main() -> int:
     runs = len(bench.levels) * len(bench.modes) * (3 if args.only is None else 2)
     bench.say(f"{runs} levels of {args.warmup + args.seconds:g} s each; logs in {workdir}")
     upstream, port = start_upstream(
-        HERE / "upstream.py", sys.executable, args.latency_ms, MEMBERS, workdir / "upstream.log"
+        HERE / "upstream.py",
+        sys.executable,
+        args.latency_ms,
+        MEMBERS,
+        workdir / "upstream.log",
+        args.pacing,
     )
     upstream_base = f"http://127.0.0.1:{port}"
     labels: list[str | None] = []

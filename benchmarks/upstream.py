@@ -2,12 +2,16 @@
 
     python benchmarks/upstream.py --port 0 --latency-ms 50
 
-It answers `POST /v1/chat/completions` (streamed or not) after exactly the
-configured latency and `GET /v1/models` at once, for the models named by
-`--models`. It is written on raw asyncio protocols (uvloop when installed)
-and replies from prebuilt bytes, so that one upstream request costs a few
-microseconds of CPU: the benchmark must measure the gateway, not this.
-When it listens it prints one line, `ready <port>`, on stdout.
+It answers `POST /v1/chat/completions` for the models named by `--models`
+once the configured latency has passed, and `GET /v1/models` at once. A
+streamed answer is paced as a provider paces one (`--pacing provider`, the
+default): its events go out in four writes spread evenly over the latency,
+the last when it has passed, so the gateway reads each seat's answer in four
+pieces; `--pacing whole` writes the whole stream at the end, in one piece.
+It is written on raw asyncio protocols (uvloop when installed) and replies
+from prebuilt bytes, so that one upstream request costs a few microseconds
+of CPU: the benchmark must measure the gateway, not this. When it listens it
+prints one line, `ready <port>`, on stdout.
 """
 
 from __future__ import annotations
@@ -30,11 +34,25 @@ def http_response(status: str, content_type: str, body: bytes) -> bytes:
     return head.encode() + body
 
 
-def http_chunked(status: str, content_type: str, pieces: list[bytes]) -> bytes:
-    """A whole keep-alive HTTP/1.1 response sent chunked, one chunk per piece."""
+STREAM_WRITES = 4
+"""How many writes a provider-paced stream takes: the first event's chunk goes out a quarter of the way
+through the latency, the last with the end of the stream."""
+
+
+def http_chunked(status: str, content_type: str, pieces: list[bytes], writes: int) -> list[bytes]:
+    """A keep-alive HTTP/1.1 response sent chunked, one chunk per piece, split into `writes` writes.
+
+    The head goes with the first write and the terminating chunk with the
+    last; the pieces are spread over the writes as evenly as they divide.
+    """
     head = f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nTransfer-Encoding: chunked\r\n\r\n"
-    framed = b"".join(f"{len(piece):x}\r\n".encode() + piece + b"\r\n" for piece in pieces)
-    return head.encode() + framed + b"0\r\n\r\n"
+    framed = [f"{len(piece):x}\r\n".encode() + piece + b"\r\n" for piece in pieces]
+    count = max(1, min(writes, len(framed)))
+    bounds = [round(i * len(framed) / count) for i in range(count + 1)]
+    out = [b"".join(framed[bounds[i] : bounds[i + 1]]) for i in range(count)]
+    out[0] = head.encode() + out[0]
+    out[-1] += b"0\r\n\r\n"
+    return out
 
 
 def answer_text(model: str) -> str:
@@ -54,8 +72,9 @@ def completion(model: str) -> bytes:
     return http_response("200 OK", "application/json", json.dumps(body).encode())
 
 
-def completion_stream(model: str, with_usage: bool) -> bytes:
-    """SSE events: the role, the answer in three deltas, the stop, usage when asked, `[DONE]`."""
+def completion_stream(model: str, with_usage: bool, writes: int) -> list[bytes]:
+    """SSE events: the role, the answer in three deltas, the stop, usage when asked, `[DONE]`; in
+    `writes` writes."""
     base = {"id": f"chatcmpl-bench-{model}", "object": "chat.completion.chunk", "created": 1_700_000_000}
     words = answer_text(model).split(" ")
     third = len(words) // 3
@@ -76,7 +95,7 @@ def completion_stream(model: str, with_usage: bool) -> bytes:
         usage = {"prompt_tokens": 9, "completion_tokens": 16, "total_tokens": 25}
         chunks.append({**base, "model": model, "choices": [], "usage": usage})
     events = [b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks] + [b"data: [DONE]\n\n"]
-    return http_chunked("200 OK", "text/event-stream", events)
+    return http_chunked("200 OK", "text/event-stream", events, writes)
 
 
 def error_reply(status: str, message: str) -> bytes:
@@ -87,28 +106,32 @@ def error_reply(status: str, message: str) -> bytes:
 class Replies:
     """Every reply this upstream can give, built once per model and reused."""
 
-    def __init__(self, models: list[str]) -> None:
+    def __init__(self, models: list[str], stream_writes: int) -> None:
         self.models = models
+        self.stream_writes = stream_writes
         listing = {
             "object": "list",
             "data": [{"id": m, "object": "model", "owned_by": "bench"} for m in models],
         }
         self.listing = http_response("200 OK", "application/json", json.dumps(listing).encode())
         self.not_found = error_reply("404 Not Found", "no such route on the benchmark upstream")
-        self._cache: dict[tuple[str, bool, bool], bytes] = {}
+        self._cache: dict[tuple[str, bool, bool], list[bytes]] = {}
 
-    def chat(self, body: bytes) -> bytes:
+    def chat(self, body: bytes) -> list[bytes]:
+        """The reply's writes, in order: one for a whole reply or an error, `stream_writes` for a stream."""
         try:
             request = json.loads(body)
             model = str(request.get("model") or self.models[0])
         except (ValueError, AttributeError):
-            return error_reply("400 Bad Request", "the body is not a JSON object")
+            return [error_reply("400 Bad Request", "the body is not a JSON object")]
         stream = bool(request.get("stream"))
         options = request.get("stream_options")
         with_usage = stream and isinstance(options, dict) and bool(options.get("include_usage"))
         key = (model, stream, with_usage)
         if key not in self._cache:
-            self._cache[key] = completion_stream(model, with_usage) if stream else completion(model)
+            self._cache[key] = (
+                completion_stream(model, with_usage, self.stream_writes) if stream else [completion(model)]
+            )
         return self._cache[key]
 
 
@@ -168,7 +191,7 @@ def parse_chunked(buffer: bytearray, at: int) -> tuple[bytes, int] | None:
 
 
 class UpstreamConnection(asyncio.Protocol):
-    """One client connection: requests answered in order, each after the fixed latency."""
+    """One client connection: requests answered in order, each reply's last write after the latency."""
 
     def __init__(self, replies: Replies, latency_s: float) -> None:
         self.replies = replies
@@ -199,18 +222,25 @@ class UpstreamConnection(asyncio.Protocol):
         del self.buffer[:size]
         self.busy = True
         if request.method == "POST" and request.path.endswith("/chat/completions"):
-            reply = self.replies.chat(request.body)
-            asyncio.get_running_loop().call_later(self.latency_s, self.send, reply, request.close)
+            writes = self.replies.chat(request.body)
+            loop = asyncio.get_running_loop()
+            for n, piece in enumerate(writes, start=1):
+                done = n == len(writes)
+                loop.call_later(self.latency_s * n / len(writes), self.send, piece, done, request.close)
         elif request.method == "GET" and request.path.endswith("/models"):
-            self.send(self.replies.listing, request.close)
+            self.send(self.replies.listing, True, request.close)
         else:
-            self.send(self.replies.not_found, request.close)
+            self.send(self.replies.not_found, True, request.close)
 
-    def send(self, reply: bytes, close: bool) -> None:
-        self.busy = False
+    def send(self, piece: bytes, last: bool, close: bool) -> None:
+        """Write one piece of a reply; after its last, close or take the next request."""
+        if last:
+            self.busy = False
         if self.transport is None or self.transport.is_closing():
             return
-        self.transport.write(reply)
+        self.transport.write(piece)
+        if not last:
+            return
         if close:
             self.transport.close()
         else:
@@ -221,10 +251,15 @@ class UpstreamConnection(asyncio.Protocol):
 
 
 async def serve(
-    host: str, port: int, latency_s: float, models: list[str], on_ready: Callable[[int], None]
+    host: str,
+    port: int,
+    latency_s: float,
+    models: list[str],
+    on_ready: Callable[[int], None],
+    stream_writes: int = STREAM_WRITES,
 ) -> None:
     loop = asyncio.get_running_loop()
-    replies = Replies(models)
+    replies = Replies(models, stream_writes)
     server = await loop.create_server(
         lambda: UpstreamConnection(replies, latency_s), host, port, backlog=4096, reuse_address=True
     )
@@ -250,6 +285,12 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port (printed as `ready <port>`)")
     parser.add_argument("--latency-ms", type=float, default=50.0, help="time before every chat answer")
     parser.add_argument("--models", default="m1,m2,m3", help="comma-separated ids /v1/models lists")
+    parser.add_argument(
+        "--pacing",
+        choices=("provider", "whole"),
+        default="provider",
+        help="a streamed reply in four writes spread over the latency (provider), or in one at its end",
+    )
     args = parser.parse_args()
 
     def ready(port: int) -> None:
@@ -257,7 +298,8 @@ def main() -> None:
 
     models = [m for m in args.models.split(",") if m]
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
-        runner.run(serve(args.host, args.port, args.latency_ms / 1000, models, ready))
+        writes = STREAM_WRITES if args.pacing == "provider" else 1
+        runner.run(serve(args.host, args.port, args.latency_ms / 1000, models, ready, writes))
 
 
 if __name__ == "__main__":
