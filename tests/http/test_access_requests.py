@@ -23,19 +23,30 @@ from tests.support.upstream import FakeUpstream
 
 APP = "https://app.example"
 PUBLIC = "https://bench.example.com"
+TOKEN = "an-admin-token-of-some-length"
 CAP = 4000
 HTML_FORM = "application/x-www-form-urlencoded"
 
 
 @pytest.fixture
 def configured(tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
-    """A bench on loopback with a CORS origin, an extra host name, a public URL and a 4 kB body cap."""
+    """A bench on loopback with a CORS origin, an extra host name and a 4 kB body cap."""
     env = {
         "PANELGATE_ALLOWED_ORIGINS": APP,
         "PANELGATE_ALLOWED_HOSTS": "gateway.lan",
-        "PANELGATE_PUBLIC_URL": PUBLIC,
         "PANELGATE_MAX_BODY_BYTES": str(CAP),
     }
+    server = Gateway(tmp_path / "home", env=env).start()
+    try:
+        yield arrange_bench(server, upstream)
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def proxied(tmp_path: Path, upstream: FakeUpstream) -> Iterator[Gateway]:
+    """A bench on loopback behind a proxy: its public URL, an admin token (the guard's `api` sends it)."""
+    env = {"PANELGATE_PUBLIC_URL": PUBLIC, "PANELGATE_ADMIN_TOKEN": TOKEN}
     server = Gateway(tmp_path / "home", env=env).start()
     try:
         yield arrange_bench(server, upstream)
@@ -98,10 +109,33 @@ def test_loopback_names_and_ip_literals_are_answered(bench: Gateway, host: str):
     assert "bench/core" in {model["id"] for model in response.json()["data"]}
 
 
-@pytest.mark.parametrize("host", ["gateway.lan:{port}", "gateway.lan", "bench.example.com"])
-def test_allowed_hosts_and_the_public_url_host_are_answered(configured: Gateway, host: str):
+@pytest.mark.parametrize("host", ["gateway.lan:{port}", "gateway.lan"])
+def test_allowed_hosts_are_answered(configured: Gateway, host: str):
     response = httpx.get(f"{configured.url}/v1/models", headers={"Host": host.format(port=configured.port)})
     assert response.status_code == 200
+
+
+def test_the_public_url_host_is_answered_and_asks_for_a_gateway_key(proxied: Gateway):
+    """Behind a proxy every request comes from loopback, yet none is the machine's own."""
+    public = {"Host": "bench.example.com"}
+    refused = httpx.get(f"{proxied.url}/v1/models", headers=public)
+    assert refused.status_code == 401, refused.text
+    key = proxied.api("POST", "/api/keys", {"name": "laptop"}, expect=201)["key"]
+    answered = httpx.get(f"{proxied.url}/v1/models", headers={**public, "Authorization": f"Bearer {key}"})
+    assert answered.status_code == 200
+    assert "bench/core" in {model["id"] for model in answered.json()["data"]}
+
+
+@pytest.mark.parametrize(
+    "setting", [("PANELGATE_PUBLIC_URL", PUBLIC), ("PANELGATE_TRUSTED_PROXIES", "127.0.0.1")]
+)
+def test_behind_a_proxy_without_an_admin_token_the_gateway_will_not_start(
+    tmp_path: Path, setting: tuple[str, str]
+):
+    server = Gateway(tmp_path / "home", env=dict([setting]), in_process=False)
+    with pytest.raises(RuntimeError):
+        server.start()
+    assert "behind a proxy" in server.log() and "PANELGATE_ADMIN_TOKEN" in server.log()
 
 
 # ---- JSON writes -----------------------------------------------------------------------------
@@ -185,10 +219,18 @@ def test_a_write_from_the_gateways_own_page_goes_through(configured: Gateway, up
     own = {"Origin": configured.url, "Sec-Fetch-Site": "same-origin"}
     assert _post(configured, "/api/keys", {"name": "from the dashboard"}, **own).status_code == 201
     assert _post(configured, "/v1/chat/completions", hello(), **own).status_code == 200
+
+
+def test_a_write_from_the_public_urls_page_goes_through_the_proxy(proxied: Gateway):
     behind_proxy = _post(
-        configured, "/api/keys", {"name": "via proxy"}, Origin=PUBLIC, Host="bench.example.com"
+        proxied,
+        "/api/keys",
+        {"name": "via proxy"},
+        Origin=PUBLIC,
+        Host="bench.example.com",
+        Authorization=f"Bearer {TOKEN}",
     )
-    assert behind_proxy.status_code == 201
+    assert behind_proxy.status_code == 201, behind_proxy.text
 
 
 # ---- body size -------------------------------------------------------------------------------

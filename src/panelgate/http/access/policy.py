@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from panelgate.http.access.host_header import is_ip, parse_host
-from panelgate.http.access.proxies import proxy_problems
+from panelgate.http.access.proxies import proxy_problems, trusted_proxies
 from panelgate.settings import Settings
 
 LOOPBACK_BINDS = frozenset({"127.0.0.1", "::1", "localhost"})
@@ -51,7 +51,7 @@ class AccessPolicy:
             hosts=frozenset(hosts),
             origins=frozenset(origins),
             own_origins=frozenset(own),
-            keys_required=settings.require_keys or settings.bind not in LOOPBACK_BINDS,
+            keys_required=settings.require_keys or reached_from_elsewhere(settings),
             admin_token=token.encode() if token else None,
             secure_cookie=public is not None and public.scheme == "https",
             login_per_minute=settings.login_attempts_per_minute,
@@ -91,6 +91,12 @@ def problems(settings: Settings) -> list[str]:
             f"serving on {settings.bind} (not loopback) needs a login: set PANELGATE_ADMIN_TOKEN "
             f"to a secret of {MIN_TOKEN_CHARS}+ characters (gateway keys are then required on the API)"
         )
+    elif reached_from_elsewhere(settings) and token is None:
+        found.append(
+            "behind a proxy (PANELGATE_PUBLIC_URL or PANELGATE_TRUSTED_PROXIES set) other machines reach "
+            f"the gateway, so it needs a login: set PANELGATE_ADMIN_TOKEN to a secret of {MIN_TOKEN_CHARS}+ "
+            "characters (gateway keys are then required on the API)"
+        )
     if settings.public_url and urlsplit(settings.public_url).scheme not in ("http", "https"):
         found.append("PANELGATE_PUBLIC_URL must start with https:// (or http://)")
     if settings.login_attempts_overall_per_minute <= settings.login_attempts_per_minute:
@@ -99,6 +105,16 @@ def problems(settings: Settings) -> list[str]:
             "PANELGATE_LOGIN_ATTEMPTS_PER_MINUTE, or one address could use up everyone's login tries"
         )
     return found + proxy_problems(settings)
+
+
+def reached_from_elsewhere(settings: Settings) -> bool:
+    """Other machines reach the gateway: it listens beyond loopback, or a proxy passes them in.
+
+    Behind a proxy on the same machine every request comes from loopback, yet
+    none is the laptop's own: a public URL or a trusted proxy says so, and the
+    gateway then asks for what it asks for on any other bind.
+    """
+    return settings.bind not in LOOPBACK_BINDS or bool(settings.public_url) or bool(trusted_proxies(settings))
 
 
 def _origin(text: str) -> str:
