@@ -74,11 +74,17 @@ async def test_a_refused_edit_leaves_no_row_and_no_change(bench: Database) -> No
 async def test_no_row_ever_holds_a_secret(db: Database) -> None:
     secret = "sk-live-abcdef123456"
     await db.endpoints.add("cloud", "https://api.example/v1", key_name="cloud-key", actor="t")
-    for bad in ({"headers": {"X-Api-Key": secret}}, {"base_url": f"https://u:{secret}@api.example/v1"}):
+    for bad in (
+        {"headers": {"X-Api-Key": secret}},
+        {"headers": {"X-Title": secret}},
+        {"base_url": f"https://u:{secret}@api.example/v1"},
+    ):
         with pytest.raises(Invalid) as refused:
             await db.endpoints.update("cloud", bad, actor="t")
         assert secret not in refused.value.message
-    await db.endpoints.update("cloud", {"headers": {"X-Title": "panelgate"}}, actor="t")
+    await db.endpoints.update(
+        "cloud", {"headers": {"X-Title": {"key_name": "cloud-header-x-title"}}}, actor="t"
+    )
     rows = json.dumps([(row.before, row.after) for row in await db.audit.list()])
     assert "cloud-key" in rows
     assert secret not in rows

@@ -18,7 +18,7 @@ async def _furnish(db: Database) -> None:
     await db.endpoints.add("local", "http://127.0.0.1:9/v1", kind="local", actor="t")
     await db.endpoints.add(
         "cloud", "https://api.example/v1", api="responses", key_name="cloud-key",
-        headers={"X-Title": "panelgate"}, make_default=True, actor="t",
+        header_keys={"X-Title": "cloud-header-x-title"}, make_default=True, actor="t",
     )  # fmt: skip
     await db.models.add("alpha", "org/alpha", "local", role="code", context_window=32768, actor="t")
     await db.models.add("beta", "org/beta", "cloud", ad_hoc=True, vision=True, tools=False, actor="t")

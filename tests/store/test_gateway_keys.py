@@ -110,6 +110,10 @@ async def test_the_database_keeps_the_hash_never_the_key(db: Database, settings:
         "collections": None,
         "rpm": 10,
         "ad_hoc": False,
+        "tokens_per_day": None,
+        "tokens_per_month": None,
+        "cost_per_day": None,
+        "cost_per_month": None,
     }
     if not POSTGRES_URL:
         files = sorted(settings.data_dir.glob("panelgate.db*"))

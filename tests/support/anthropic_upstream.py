@@ -23,7 +23,8 @@ split into `argument_pieces` `input_json_delta`s (at least 3); then
 Behaviour fields it acts on: answer, chunks, delay, chunk_delay, status,
 error_message, retry_after, fail_times, reset_after, error_after (an `error`
 event, `overloaded_error` unless `status` names another), empty, usage,
-reasoning, tool_calls, argument_pieces, finish_reason, require_key (checked
+reasoning, tool_calls, argument_pieces, finish_reason, served_as (the
+message's `model`), require_key (checked
 against `x-api-key`, as the server-wide `require_key` is). `behave` refuses
 the rest rather than ignoring them.
 
@@ -98,8 +99,9 @@ class _MessagesReply(ChunkedReply):
         b, call = self.behaviour, self.call
         await self.start()
         usage = {"input_tokens": self.tokens("messages")[0], "output_tokens": 1}
+        served = b.served_as or call.model
         message: dict[str, Any] = {"id": f"msg_fake_{call.serial}", "type": "message", "role": "assistant",
-                                   "content": [], "model": call.model, "usage": usage}  # fmt: skip
+                                   "content": [], "model": served, "usage": usage}  # fmt: skip
         await self._event("message_start", {"message": message})
         if b.reasoning:
             thinking = [{"type": "thinking_delta", "thinking": b.reasoning},

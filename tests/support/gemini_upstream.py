@@ -25,7 +25,8 @@ full `usageMetadata` (`thoughtsTokenCount` when there was reasoning).
 Behaviour fields it acts on: answer, chunks, delay, chunk_delay, status,
 error_message, retry_after, fail_times, reset_after, error_after (an
 `{"error": ...}` event, 503 `UNAVAILABLE` unless `status` says otherwise),
-empty, usage, reasoning, tool_calls, finish_reason, require_key (checked
+empty, usage, reasoning, tool_calls, finish_reason, served_as (its
+`modelVersion`), require_key (checked
 against `x-goog-api-key`, as the server-wide `require_key` is). `behave`
 refuses the rest rather than ignoring them.
 
@@ -196,7 +197,8 @@ class _GenerateReply(ChunkedReply):
                 "promptTokenCount": usage["promptTokenCount"],
                 "totalTokenCount": usage["promptTokenCount"],
             }
-        await self._write({"candidates": [candidate], "usageMetadata": usage, "modelVersion": self.call.model,
+        served = self.behaviour.served_as or self.call.model
+        await self._write({"candidates": [candidate], "usageMetadata": usage, "modelVersion": served,
                            "responseId": f"fake-response-{self.call.serial}"})  # fmt: skip
 
     async def _write(self, event: dict[str, Any]) -> None:

@@ -77,7 +77,7 @@ class NativeFake(FakeUpstream, ABC):
     """A `FakeUpstream` answering one vendor's streamed call; a subclass gives the vendor's words."""
 
     unsupported: ClassVar[frozenset[str]] = frozenset(
-        {"hang", "garbage", "reject_stream_options", "plain_json", "redirect_to", "company"}
+        {"hang", "garbage", "reject_stream_options", "plain_json", "redirect_to", "company", "empty_times"}
     )
     """Behaviour fields this fake cannot act on: `behave` refuses them. These are the chat fake's
     own: the native services do not hang that way, send no plain JSON and have no companies."""

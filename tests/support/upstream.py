@@ -43,6 +43,9 @@ should not exist is `behave(model, status=404)`):
     tool_calls=[{"name": ..., "arguments": {...}}]   tool calls (finish reason `tool_calls`)
     argument_pieces=N        stream each tool call as its id and name, then its arguments in N deltas
     finish_reason="..."      override the finish reason (default `stop`)
+    empty_times=N            the first N calls answer no text with finish reason `length` (a reasoning
+                             model out of budget), later ones as the other options say
+    served_as="..."          name this model in the reply's `model` field instead of the one asked
     require_key="sk-..."     answer 401 unless the request carries `Authorization: Bearer sk-...`
     company=N                hold every call until N calls of this model are open at once
                              (503 after 10 s without them): shows calls were not queued
@@ -146,6 +149,8 @@ class Behaviour:
     headers: dict[str, str] = field(default_factory=dict)
     error_body: object | None = None
     shell: str | None = None
+    empty_times: int | None = None
+    served_as: str | None = None
 
 
 class _Gathering:
@@ -184,11 +189,12 @@ class _Call:
     behaviour: Behaviour
     failing: bool
     serial: int
+    cut_empty: bool = False
     text: str = field(init=False)
 
     def __post_init__(self) -> None:
         b = self.behaviour
-        if b.empty:
+        if b.empty or self.cut_empty:
             self.text = ""
         elif b.answer is not None:
             self.text = b.answer
@@ -218,6 +224,7 @@ class FakeUpstream(LoopThread):
         self._listed: list[str] | None = None
         self._listing_shape = "data"
         self._failures: dict[str, int] = {}
+        self._answered: dict[str, int] = {}
         self._gatherings: dict[str, _Gathering] = {}
         self._serial = 0
         self._connections: set[asyncio.Task[None]] = set()
@@ -230,6 +237,7 @@ class FakeUpstream(LoopThread):
         with self._lock:
             self._behaviours[model] = settled
             self._failures.pop(model, None)
+            self._answered.pop(model, None)
 
     def serve(self, *models: str) -> None:
         """List `models` too (as a test's bench needs: `model add` checks the listing); each answers
@@ -260,6 +268,7 @@ class FakeUpstream(LoopThread):
             self._listed = None
             self._listing_shape = "data"
             self._failures.clear()
+            self._answered.clear()
             self._gatherings.clear()
 
     async def _serve(self, ready: threading.Event) -> None:
@@ -349,7 +358,10 @@ class FakeUpstream(LoopThread):
             )
             if failing:
                 self._failures[model] = failed + 1
-            return _Call(model, body, behaviour, failing, self._serial)
+            answered = self._answered.get(model, 0)
+            self._answered[model] = answered + 1
+            cut_empty = behaviour.empty_times is not None and answered < behaviour.empty_times
+            return _Call(model, body, behaviour, failing, self._serial, cut_empty)
 
     async def _chat(
         self, request: _Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -431,6 +443,8 @@ class _ChatReply:
         return usage
 
     def _finish_reason(self) -> str:
+        if self.call.cut_empty:
+            return "length"
         return self.behaviour.finish_reason or ("tool_calls" if self.behaviour.tool_calls else "stop")
 
     def _tool_calls(self) -> list[dict[str, Any]]:
@@ -460,7 +474,7 @@ class _ChatReply:
 
     def _envelope(self, kind: str) -> dict[str, Any]:
         return {"id": f"chatcmpl-fake-{self.call.serial}", "object": kind, "created": 1700000000,
-                "model": self.call.model}  # fmt: skip
+                "model": self.behaviour.served_as or self.call.model}  # fmt: skip
 
     # ---- streams ----------------------------------------------------------------
 

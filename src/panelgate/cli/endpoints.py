@@ -1,4 +1,4 @@
-"""`panelgate endpoint add|test|list|default|rm`: where models are served from.
+"""`panelgate endpoint add|test|list|default|prefer|rm`: where models are served from.
 
 An endpoint's key is read from a hidden prompt or from stdin, never from the
 command line: argv is visible to every user of the machine (`ps`) and lands
@@ -71,6 +71,9 @@ def add_endpoint(
     key_stdin: Annotated[bool, typer.Option("--key-stdin", help="read the key from stdin")] = False,
     no_key: Annotated[bool, typer.Option("--no-key", help="the endpoint needs no key (e.g. Ollama)")] = False,
     default: Annotated[bool, typer.Option("--default", help="make it the default endpoint")] = False,
+    preferred: Annotated[
+        bool, typer.Option("--preferred", help="its models sit first among equally good explorers")
+    ] = False,
     as_json: JsonFlag = False,
     url: UrlOption = None,
 ) -> None:
@@ -84,6 +87,7 @@ def add_endpoint(
         "key_name": key_name,
         "key": key,
         "default": default,
+        "preferred": preferred or None,
     }
     with session(ctx, url, as_json) as s:
         added = s.client.call("POST", "/api/endpoints", body={k: v for k, v in body.items() if v is not None})
@@ -129,9 +133,25 @@ def default_endpoint(
         s.output.result(made, f"{name} is the default endpoint")
 
 
+@group.command("prefer")
+def prefer_endpoint(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="the endpoint whose models break explorer ties")],
+    off: Annotated[bool, typer.Option("--off", help="no longer preferred")] = False,
+    as_json: JsonFlag = False,
+    url: UrlOption = None,
+) -> None:
+    """Mark an endpoint preferred: its models sit first among explorer candidates the record ties."""
+    with session(ctx, url, as_json) as s:
+        changed = s.client.call(
+            "PUT", f"/api/endpoints/{segment(name)}/preferred", body={"preferred": not off}
+        )
+        s.output.result(changed, f"{name} is {'no longer ' if off else ''}preferred")
+
+
 @group.command("list")
 def list_endpoints(ctx: typer.Context, as_json: JsonFlag = False, url: UrlOption = None) -> None:
-    """List the endpoints (a key is shown only as where it is kept)."""
+    """List the endpoints (a key, and each extra header's value, shown only as where it is kept)."""
     with session(ctx, url, as_json) as s:
         found = s.client.call("GET", "/api/endpoints")
         if s.as_json:
@@ -145,15 +165,22 @@ def list_endpoints(ctx: typer.Context, as_json: JsonFlag = False, url: UrlOption
                 e.get("api"),
                 e.get("key_name"),
                 e.get("key"),
+                _headers(e.get("headers") or {}),
                 e.get("is_default"),
+                e.get("preferred"),
             )
             for e in found.get("endpoints", [])
         ]
         s.output.table(
-            ("name", "base URL", "kind", "api", "key name", "key", "default"),
+            ("name", "base URL", "kind", "api", "key name", "key", "headers", "default", "preferred"),
             rows,
             empty="no endpoints yet; add one with `panelgate endpoint add <name> --base URL`",
         )
+
+
+def _headers(headers: dict[str, dict[str, str | None]]) -> str:
+    """Each extra header's name and where its value is kept (`X-Title (file)`); never the value."""
+    return ", ".join(f"{name} ({kept.get('key') or 'not kept'})" for name, kept in sorted(headers.items()))
 
 
 @group.command("rm")

@@ -33,6 +33,38 @@ def settings(
             show_default=False,
         ),
     ] = None,
+    retry_empty_length: Annotated[
+        bool | None,
+        typer.Option(
+            "--retry-empty-length/--no-retry-empty-length",
+            help="ask an empty answer cut at the token limit again, with twice the budget",
+            show_default=False,
+        ),
+    ] = None,
+    detect_quota_notices: Annotated[
+        bool | None,
+        typer.Option(
+            "--detect-quota-notices/--no-detect-quota-notices",
+            help="count a short 200 quota or credit notice as that failure",
+            show_default=False,
+        ),
+    ] = None,
+    swap_alerts: Annotated[
+        bool | None,
+        typer.Option(
+            "--swap-alerts/--no-swap-alerts",
+            help="raise an action-needed item when a model keeps answering as another",
+            show_default=False,
+        ),
+    ] = None,
+    skip_slow_on_long_prompts: Annotated[
+        bool | None,
+        typer.Option(
+            "--skip-slow-on-long-prompts/--no-skip-slow-on-long-prompts",
+            help="on a long prompt, explorers the speed test found failing or far slower sit out",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonFlag = False,
     url: UrlOption = None,
 ) -> None:
@@ -43,6 +75,10 @@ def settings(
         "seat_deadline_s": seat_deadline_s,
         "shadow_calls_per_day": shadow_calls_per_day,
         "decision_model": decision_model,
+        "retry_empty_length": retry_empty_length,
+        "detect_quota_notices": detect_quota_notices,
+        "swap_alerts": swap_alerts,
+        "skip_slow_on_long_prompts": skip_slow_on_long_prompts,
     }
     given = {name: value for name, value in change.items() if value is not None}
     with session(ctx, url, as_json) as s:

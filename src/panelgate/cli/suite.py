@@ -1,4 +1,4 @@
-"""`panelgate suite tasks|run|status` (and `seed`, from `suite_seed`): tasks, runs and standings.
+"""`panelgate suite tasks|run|status` (and `seed`, `mine`, `import-bugs`): tasks, runs and standings.
 
 A run is the server's work (it holds the models' keys and the record); the
 command follows it as server-sent events and, on a terminal, shows a
@@ -18,6 +18,7 @@ import typer
 from panelgate.cli.common import JsonFlag, Session, UrlOption, session, split_list
 from panelgate.cli.failures import CliFailure
 from panelgate.cli.output import Output
+from panelgate.cli.suite_import import import_bugs
 from panelgate.cli.suite_mine import mine
 from panelgate.cli.suite_seed import seed
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 group = typer.Typer(no_args_is_help=True, help="The review suite: tasks, runs, and where each model stands.")
 group.command("seed")(seed)
 group.command("mine")(mine)
+group.command("import-bugs")(import_bugs)
 RUN_PATH = "/api/suite/run"
 
 

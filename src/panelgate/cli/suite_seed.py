@@ -40,6 +40,10 @@ def seed(
         int | None, typer.Option("--seed", min=0, help="the same seed and code give the same pairs")
     ] = None,
     ready: Annotated[bool, typer.Option("--ready", help="write runnable tasks, not drafts")] = False,
+    whole_file: Annotated[
+        bool,
+        typer.Option("--whole-file", help="show the whole module (100–400 lines), the fault anywhere in it"),
+    ] = False,
     as_json: JsonFlag = False,
     url: UrlOption = None,
 ) -> None:
@@ -48,7 +52,7 @@ def seed(
         if path is not None:
             folder = os.path.abspath(os.path.expanduser(path))
             s.client.call("PUT", f"/api/suite/repos/{segment(repo)}", body={"path": folder})
-        body: dict[str, Any] = {"repo": repo, "count": count, "ready": ready}
+        body: dict[str, Any] = {"repo": repo, "count": count, "ready": ready, "whole_file": whole_file}
         if kinds:
             body["kinds"] = split_list(kinds)
         if seed_number is not None:

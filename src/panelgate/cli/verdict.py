@@ -3,8 +3,9 @@
 Fields left out keep what an earlier verdict on the call said (the server
 does that), so `--real` can be added later without repeating the note.
 `--better-than CALL2` (repeatable) says this seat's answer beat CALL2's, a
-seat of the same panel: a pairwise verdict. A seat that failed is not
-judged; the server says so, and the command exits 1.
+seat of the same panel: a pairwise verdict. `--source claude-code` says
+where the verdict comes from (the Record page filters on it). A seat that
+failed is not judged; the server says so, and the command exits 1.
 """
 
 from __future__ import annotations
@@ -26,9 +27,17 @@ def verdict_body(
     real: list[str] | None,
     false: list[str] | None,
     better_than: list[str] | None = None,
+    source: str | None = None,
 ) -> dict[str, Any]:
     body: dict[str, Any] = {"call": call, "useful": useful}
-    for field, value in (("note", note), ("real", real), ("false", false), ("better_than", better_than)):
+    fields = (
+        ("note", note),
+        ("real", real),
+        ("false", false),
+        ("better_than", better_than),
+        ("source", source),
+    )
+    for field, value in fields:
         if value is not None:
             body[field] = value
     return body
@@ -61,6 +70,14 @@ def verdict(
             show_default=False,
         ),
     ] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--source",
+            help="where the verdict comes from, e.g. claude-code (the Record page filters on it)",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonFlag = False,
     url: UrlOption = None,
 ) -> None:
@@ -69,7 +86,7 @@ def verdict(
     if useful is None:
         raise UsageProblem("say whether the answer was useful: --useful or --not-useful")
     with session(ctx, url, as_json) as s:
-        body = verdict_body(call, useful, note, real, false, better_than)
+        body = verdict_body(call, useful, note, real, false, better_than, source)
         answer = s.client.call("POST", VERDICT_PATH, body=body)
         judged = "useful" if useful else "not useful"
         if better_than:

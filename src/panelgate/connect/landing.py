@@ -22,6 +22,7 @@ from datetime import datetime
 from panelgate.connect.provider_calls import Tokens
 from panelgate.connect.providers import ClientFrom, Provider
 from panelgate.store import Conflict, Database
+from panelgate.store.header_keys import keep_values
 from panelgate.store.rules import check_name
 from panelgate.store.signins import SigninRecord
 from panelgate.upstream import KeyStore
@@ -83,7 +84,7 @@ class Landing:
                 kind=KINDS.get(provider.flow, "provider"),
                 api=provider.api,
                 key_name=name if tokens is not None else None,
-                headers=provider.headers,
+                header_keys=keep_values(name, provider.headers, self._keys.set),
                 actor="connect",
             )
         elif tokens is not None and endpoint.key_name != name:

@@ -4,19 +4,24 @@ A credible interval of a Beta posterior needs the Beta quantile, which the
 standard library lacks; scipy has it but would be a heavy dependency for two
 numbers per row of the record. The CDF is the regularized incomplete beta
 function, evaluated with its continued fraction (modified Lentz, as in
-Numerical Recipes §6.4); the quantile inverts it by bisection, which is slow
-by the standards of Newton's method but cannot diverge, and a record of a few
-hundred rows needs only milliseconds.
+Numerical Recipes §6.4); the quantile inverts it by Newton's method from the
+normal approximation, falling back to bisection whenever a step would leave
+the bracket, so it cannot diverge. Bisection alone took 60 CDF evaluations
+per quantile, and each costs more the more verdicts a cell holds: with a
+million verdicts the record's intervals took most of a second; Newton's
+method needs a handful.
 """
 
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 _TINY = 1e-300
+_EDGE = 1e-12
 _EPSILON = 1e-15
 _MAX_TERMS = 500
-_BISECTIONS = 60
+_STEPS = 100
 
 
 def _continued_fraction(a: float, b: float, x: float) -> float:
@@ -66,13 +71,32 @@ def beta_quantile(p: float, a: float, b: float) -> float:
     if p == 1.0:
         return 1.0
     low, high = 0.0, 1.0
-    for _ in range(_BISECTIONS):
-        middle = (low + high) / 2.0
-        if beta_cdf(middle, a, b) < p:
-            low = middle
+    x = _normal_guess(p, a, b)
+    for _ in range(_STEPS):
+        error = beta_cdf(x, a, b) - p
+        if error < 0.0:
+            low = x
         else:
-            high = middle
-    return (low + high) / 2.0
+            high = x
+        density = _density(x, a, b)
+        newton = x - error / density if density > 0.0 else low
+        step = newton if low < newton < high else (low + high) / 2.0
+        if abs(step - x) <= _EPSILON * max(x, _TINY) or high - low <= _EPSILON:
+            return step
+        x = step
+    return x
+
+
+def _normal_guess(p: float, a: float, b: float) -> float:
+    """Where Newton's steps start: the normal quantile with the Beta's mean and spread, kept inside (0, 1)."""
+    mean = a / (a + b)
+    spread = math.sqrt(a * b / ((a + b) ** 2 * (a + b + 1.0)))
+    return min(max(mean + spread * NormalDist().inv_cdf(p), _EDGE), 1.0 - _EDGE)
+
+
+def _density(x: float, a: float, b: float) -> float:
+    log_density = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    return math.exp(log_density + (a - 1.0) * math.log(x) + (b - 1.0) * math.log1p(-x))
 
 
 def beta_interval(a: float, b: float, mass: float = 0.9) -> tuple[float, float]:

@@ -12,7 +12,7 @@ where its record is promising, so the seat it must get anyway is worth more.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Literal
 
 from panelgate.core.evidence import EvidenceBook
@@ -48,8 +48,15 @@ def overdue(alias: str, unseated_for: Mapping[str, int]) -> float:
     return float(unseated_for[alias]) if alias in unseated_for else float("inf")
 
 
-def due_now(pool: Sequence[str], unseated_for: Mapping[str, int], floor: int, seats: int) -> list[str]:
-    """The models that must sit on this panel for every model to keep the floor, most overdue first.
+def due_now(
+    pool: Sequence[str],
+    unseated_for: Mapping[str, int],
+    floor: int,
+    seats: int,
+    preferred: Collection[str] = frozenset(),
+) -> list[str]:
+    """The models that must sit on this panel for every model to keep the floor, most overdue first
+    (among those equally overdue, one on a preferred endpoint first).
 
     A model that has not sat for u panels in a row may skip K − 1 − u more.
     Sorted by u, the j-th model (from 0) cannot sit before j // seats panels
@@ -58,7 +65,7 @@ def due_now(pool: Sequence[str], unseated_for: Mapping[str, int], floor: int, se
     """
     if seats <= 0:
         return []
-    order = sorted(pool, key=lambda alias: (-overdue(alias, unseated_for), alias))
+    order = sorted(pool, key=lambda alias: (-overdue(alias, unseated_for), alias not in preferred, alias))
     needed = 0
     for rank, alias in enumerate(order):
         if rank // seats >= floor - 1 - overdue(alias, unseated_for):

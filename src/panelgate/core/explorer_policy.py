@@ -23,6 +23,11 @@ fills the open seats of a panel in three steps:
    and its challenger while the lead is contested, and seats the leader once
    it is settled (the floor still seats everyone else).
 
+Ties go to models on a preferred endpoint: when the record cannot tell the
+leader, the challenger or the least known model from another (equal
+estimates, equal counts), and among models equally overdue for the floor,
+the one on an endpoint marked `preferred` comes first, then the alias.
+
 `ExplorerTuning` also holds the variants the simulation compares (plain
 Thompson sampling, top-two Thompson, the challenger followed by Thompson
 draws, the leader and the challenger, early floor seats, learning seats that
@@ -34,12 +39,13 @@ under a seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from panelgate.core.evidence import EvidenceBook
 from panelgate.core.explorer_floor import EarlyBy, due_now, early_seats, overdue
+from panelgate.core.long_prompts import LongPromptTest
 
 CHALLENGER_TRIES = 30
 """Thompson draws a top-two challenger search makes before taking the best non-leader of the last."""
@@ -97,45 +103,55 @@ class ExplorerEvidence:
 
     `book` holds every (alias, shape) posterior; `unseated_for` says how many
     panels in a row each alias has not sat (absent: it never sat, and is due
-    now); `rng` is the random source of the Thompson draws.
+    now); `rng` is the random source of the Thompson draws; `preferred`
+    the aliases on an endpoint marked preferred (they win ties);
+    `long_prompt` each tested model's newest long-prompt speed test
+    (`core/long_prompts.py`).
     """
 
     book: EvidenceBook
     unseated_for: Mapping[str, int]
     rng: random.Random
     tuning: ExplorerTuning = field(default_factory=ExplorerTuning)
+    preferred: frozenset[str] = frozenset()
+    long_prompt: Mapping[str, LongPromptTest] = field(default_factory=dict)
 
 
 def _thompson(pool: Sequence[str], shape: str, book: EvidenceBook, rng: random.Random) -> list[str]:
-    """The pool ordered by one draw from each posterior, highest first."""
+    """The pool ordered by one draw from each posterior, highest first (continuous draws never tie)."""
     draws = {alias: book.posterior(alias, shape).draw(rng) for alias in pool}
     return sorted(pool, key=lambda alias: -draws[alias])
 
 
 def optimistic_challenger(
-    pool: Sequence[str], leader: str, shape: str, book: EvidenceBook, width: float
+    pool: Sequence[str],
+    leader: str,
+    shape: str,
+    book: EvidenceBook,
+    width: float,
+    preferred: Collection[str] = frozenset(),
 ) -> str:
     """The candidate other than the leader with the highest posterior mean plus `width` deviations."""
 
-    def optimistic(alias: str) -> float:
+    def optimistic(alias: str) -> tuple[float, bool, str]:
         posterior = book.posterior(alias, shape)
-        return posterior.mean + width * posterior.spread
+        return (posterior.mean + width * posterior.spread, alias in preferred, alias)
 
-    return max((alias for alias in pool if alias != leader), key=lambda alias: (optimistic(alias), alias))
+    return max((alias for alias in pool if alias != leader), key=optimistic)
 
 
 def _challenger(pool: Sequence[str], leader: str, shape: str, evidence: ExplorerEvidence) -> str:
     """The candidate most able to overturn the leader's claim to the best."""
-    book, tuning = evidence.book, evidence.tuning
+    book, tuning, preferred = evidence.book, evidence.tuning, evidence.preferred
     if tuning.challenge == "optimism":
-        return optimistic_challenger(pool, leader, shape, book, tuning.width)
+        return optimistic_challenger(pool, leader, shape, book, tuning.width, preferred)
     if tuning.challenge == "fewest":
         width = tuning.width
         hopeful = [a for a in pool if a != leader and may_overturn(a, leader, shape, book, width)]
         return (
-            least_known(hopeful, shape, book)
+            least_known(hopeful, shape, book, preferred=preferred)
             if hopeful
-            else optimistic_challenger(pool, leader, shape, book, width)
+            else optimistic_challenger(pool, leader, shape, book, width, preferred)
         )
     draw: list[str] = []
     for _ in range(CHALLENGER_TRIES):
@@ -145,9 +161,11 @@ def _challenger(pool: Sequence[str], leader: str, shape: str, evidence: Explorer
     return next(alias for alias in draw if alias != leader)
 
 
-def leader_of(pool: Sequence[str], shape: str, book: EvidenceBook) -> str:
+def leader_of(
+    pool: Sequence[str], shape: str, book: EvidenceBook, preferred: Collection[str] = frozenset()
+) -> str:
     """The record's current claim to the best on `shape`: the highest posterior mean."""
-    return max(pool, key=lambda alias: (book.posterior(alias, shape).mean, alias))
+    return max(pool, key=lambda alias: (book.posterior(alias, shape).mean, alias in preferred, alias))
 
 
 def may_overturn(challenger: str, leader: str, shape: str, book: EvidenceBook, width: float) -> bool:
@@ -162,14 +180,20 @@ def may_overturn(challenger: str, leader: str, shape: str, book: EvidenceBook, w
 
 
 def least_known(
-    pool: Sequence[str], shape: str, book: EvidenceBook, unseated_for: Mapping[str, int] | None = None
+    pool: Sequence[str],
+    shape: str,
+    book: EvidenceBook,
+    unseated_for: Mapping[str, int] | None = None,
+    preferred: Collection[str] = frozenset(),
 ) -> str:
     """The candidate with the fewest verdicts on `shape`; among those, the one nearest its floor
-    deadline when `unseated_for` is given (so the seat also keeps the floor), then the most promising."""
+    deadline when `unseated_for` is given (so the seat also keeps the floor), then the most promising,
+    then one on a preferred endpoint."""
 
-    def key(alias: str) -> tuple[int, float, float, str]:
+    def key(alias: str) -> tuple[int, float, float, bool, str]:
         waited = overdue(alias, unseated_for) if unseated_for is not None else 0.0
-        return (book.counts(alias, shape).judged, -waited, -book.posterior(alias, shape).mean, alias)
+        judged, mean = book.counts(alias, shape).judged, book.posterior(alias, shape).mean
+        return (judged, -waited, -mean, alias not in preferred, alias)
 
     return min(pool, key=key)
 
@@ -178,12 +202,12 @@ def _learn_and_lead(
     pool: Sequence[str], leader: str, shape: str, seats: int, evidence: ExplorerEvidence
 ) -> list[str]:
     """The seat to learn (the challenger, else the least known), then the leader or the least known again."""
-    book, tuning = evidence.book, evidence.tuning
+    book, tuning, preferred = evidence.book, evidence.tuning, evidence.preferred
     waited = evidence.unseated_for if tuning.known_by == "deadline" else None
     others = [alias for alias in pool if alias != leader]
     challenger = _challenger(pool, leader, shape, evidence)
     contested = may_overturn(challenger, leader, shape, book, tuning.width)
-    learn = challenger if contested else least_known(others, shape, book, waited)
+    learn = challenger if contested else least_known(others, shape, book, waited, preferred)
     share = tuning.leader_share
     if not contested and tuning.settled_leader_share is not None:
         share = tuning.settled_leader_share
@@ -191,7 +215,7 @@ def _learn_and_lead(
     if seats == 1:  # one seat: the leader, or its challenger while its lead is contested
         return [leader if leads or not contested else challenger]
     rest = [alias for alias in others if alias != learn]
-    return [learn, leader if leads or not rest else least_known(rest, shape, book, waited)]
+    return [learn, leader if leads or not rest else least_known(rest, shape, book, waited, preferred)]
 
 
 def _free_seats(pool: Sequence[str], shape: str, seats: int, evidence: ExplorerEvidence) -> list[str]:
@@ -200,7 +224,7 @@ def _free_seats(pool: Sequence[str], shape: str, seats: int, evidence: ExplorerE
     drawn = _thompson(pool, shape, book, rng)
     if tuning.pick == "thompson" or len(pool) < 2:
         return drawn
-    leader = drawn[0] if tuning.pick == "top-two" else leader_of(pool, shape, book)
+    leader = drawn[0] if tuning.pick == "top-two" else leader_of(pool, shape, book, evidence.preferred)
     if tuning.pick == "learn-and-lead":
         chosen = _learn_and_lead(pool, leader, shape, seats, evidence)
         return [*chosen, *(alias for alias in drawn if alias not in chosen)]
@@ -226,7 +250,7 @@ def explorer_order(
     order and skips a model whose family already sits.
     """
     tuning = evidence.tuning
-    due = due_now(pool, evidence.unseated_for, floor, seats)
+    due = due_now(pool, evidence.unseated_for, floor, seats, evidence.preferred)
     early = early_seats(
         [alias for alias in pool if alias not in due],
         shape=shape,

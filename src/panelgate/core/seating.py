@@ -12,7 +12,9 @@ Explorer seats go first to models the caller nominated by name (`with`),
 then to eligible models chosen by the record under a staleness floor
 (`core/explorer_policy.py`), or stalest first when the gateway says so or
 no evidence is given; never two of one family, and never the collection's
-merger, which would otherwise merge its own answer.
+merger, which would otherwise merge its own answer. On a prompt over 8,000
+characters, candidates the weekly speed test found failing or far slower on
+long prompts sit out, each listed as skipped (`core/long_prompts.py`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from panelgate.core.errors import BadRequest, TooLarge, Unavailable
 from panelgate.core.explorer_floor import bench_size, floor_panels
 from panelgate.core.explorer_policy import ExplorerEvidence, explorer_order
 from panelgate.core.family import family
+from panelgate.core.long_prompts import is_long, misfits
 from panelgate.core.shapes import admits
 from panelgate.core.sizing import fits
 from panelgate.core.types import (
@@ -86,7 +89,7 @@ class _Table:
     members: list[str] = field(default_factory=list)
     explorers: list[str] = field(default_factory=list)
 
-    def skip(self, seat: Literal["member", "with"], alias: str, why: str) -> None:
+    def skip(self, seat: Literal["member", "with", "explorer"], alias: str, why: str) -> None:
         self.skipped.append(Skip(seat, alias, why))
 
     def families(self) -> set[str]:
@@ -278,6 +281,13 @@ def _seat_explorers(
         and family(model.served_id) not in families
         and _may_explore(table, model, shape, estimate)
     ]
+    if (
+        limits.skip_slow_on_long_prompts
+        and evidence is not None
+        and evidence.long_prompt
+        and is_long(estimate)
+    ):
+        pool = _without_long_prompt_misfits(table, pool, evidence)
     order = _explorer_order(
         table,
         pool,
@@ -294,6 +304,15 @@ def _seat_explorers(
         if kin not in families:
             table.explorers.append(alias)
             families.add(kin)
+
+
+def _without_long_prompt_misfits(table: _Table, pool: list[str], evidence: ExplorerEvidence) -> list[str]:
+    """The pool less the candidates the speed test found failing or far slower on long prompts, each
+    listed as skipped."""
+    unfit = misfits(pool, evidence.long_prompt)
+    for alias, why in unfit.items():
+        table.skip("explorer", alias, why)
+    return [alias for alias in pool if alias not in unfit]
 
 
 def _refuse_empty(table: _Table, collection: CollectionInfo, shape: Shape, seats: int) -> None:

@@ -135,13 +135,21 @@ class GatewayLimits:
     """Every model that may explore sits at least once in this many panels; 0: the bench's size (≥ 10)."""
     decision_model: str = ""
     """A cheap bench model (alias) asked each panel's shape when explorers are seated; empty: the rules."""
+    retry_empty_length: bool = True
+    """An empty answer cut at the token limit is asked once more with twice the output budget."""
+    detect_quota_notices: bool = True
+    """A short 200 answer that is a provider's quota or credit notice counts as that failure."""
+    swap_alerts: bool = True
+    """A model that keeps answering as another raises an action-needed item (`served_as` is kept anyway)."""
+    skip_slow_on_long_prompts: bool = True
+    """On a long prompt, explorer candidates the speed test found failing or far slower sit out."""
 
 
 @dataclass(frozen=True)
 class Skip:
-    """A model that was named for the panel but not asked, and why."""
+    """A model that was named for the panel (or a candidate for an explorer seat) but not asked, and why."""
 
-    seat: Literal["member", "with", "merger"]
+    seat: Literal["member", "with", "merger", "explorer"]
     alias: str
     why: str
 
@@ -219,9 +227,15 @@ class SeatResult:
     usage: TokenUsage = field(default_factory=TokenUsage)
     error_kind: str = ""
     """A failure's kind (the upstream taxonomy; `gateway` for a bug of ours), for `/metrics`; else empty."""
+    served_as: str | None = None
+    """The model the reply named when it was not the one asked (`core.served_model`); else None."""
+    attempts: int = 1
+    """Times the seat was asked: 2 when an empty answer cut at the token limit was asked again."""
 
     def as_bench(self) -> dict[str, Any]:
-        return {
+        """The seat's entry in `bench.seats`; `served_as` and `attempts` only when they say something,
+        so the entry stays what Benchwarmers 0.3 clients read."""
+        entry: dict[str, Any] = {
             "call": self.call,
             "seat": self.label,
             "alias": self.alias,
@@ -231,6 +245,11 @@ class SeatResult:
             "error": self.error,
             "usage": self.usage.as_bench(),
         }
+        if self.served_as is not None:
+            entry["served_as"] = self.served_as
+        if self.attempts > 1:
+            entry["attempts"] = self.attempts
+        return entry
 
 
 # ---- the engine's event stream -------------------------------------------------

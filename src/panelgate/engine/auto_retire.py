@@ -119,7 +119,7 @@ class AutoRetirer:
                 listing = await self._client.list_models(
                     endpoint.base_url,
                     key_name=endpoint.key_name,
-                    headers=endpoint.headers,
+                    header_keys=endpoint.header_keys,
                     endpoint=name,
                     timeout=LISTING_TIMEOUT_S,
                 )

@@ -16,8 +16,15 @@ from typing import Any
 from panelgate.core.call_options import call_options
 from panelgate.core.ids import call_id
 from panelgate.core.merge import merge_estimate, merge_messages, merger_candidates
-from panelgate.core.types import ChatMessage, CollectionInfo, ModelInfo, PlannedSeat, SeatResult
-from panelgate.engine.seat import ask_seat, target_for
+from panelgate.core.types import (
+    ChatMessage,
+    CollectionInfo,
+    GatewayLimits,
+    ModelInfo,
+    PlannedSeat,
+    SeatResult,
+)
+from panelgate.engine.seat import DEFAULT_LIMITS, ask_seat, target_for
 from panelgate.store import EndpointRecord
 from panelgate.upstream import UpstreamClient
 
@@ -43,8 +50,10 @@ async def run_merge(
     deadline: float,
     caller: str,
     on_text: Callable[[str], Awaitable[None]],
+    limits: GatewayLimits = DEFAULT_LIMITS,
 ) -> MergeOutcome:
-    """`options` are the caller's: the merger is sent them as a seat is (`core.call_options`)."""
+    """`options` are the caller's: the merger is sent them as a seat is (`core.call_options`), and
+    `limits` switch the provider quirks a seat reads (`engine.seat`)."""
     answered = [r for r in results if r.status == "ok"]
     if not answered:
         return MergeOutcome(None, "no seat answered, so there was nothing to merge")
@@ -72,6 +81,8 @@ async def run_merge(
         deadline=deadline,
         caller=caller,
         on_text=on_text,
+        limits=limits,
+        max_output=roster[alias].max_output,
     )
     if result.status == "ok":
         return MergeOutcome(result)

@@ -50,7 +50,7 @@ async def served_ids(client: UpstreamClient, endpoint: EndpointRecord) -> list[s
     listed = await client.list_models(
         endpoint.base_url,
         key_name=endpoint.key_name,
-        headers=endpoint.headers,
+        header_keys=endpoint.header_keys,
         timeout=LISTING_TIMEOUT_S,
         endpoint=endpoint.name,
     )

@@ -63,6 +63,7 @@ from panelgate.engine.reply import PanelWords, panel_usage
 from panelgate.engine.seat import ask_seat, target_for
 from panelgate.engine.seating_evidence import SeatingEvidence
 from panelgate.engine.shape_decision import seat_by_shape
+from panelgate.engine.swap_watch import SwapWatch
 from panelgate.observe import Meter
 from panelgate.store import Database, EndpointRecord
 from panelgate.upstream import UpstreamClient
@@ -134,6 +135,7 @@ class PanelRunner:
         self._now = now
         self._running: set[asyncio.Task[None]] = set()
         self._ids = ids or PanelIdIssuer()
+        self._swaps = SwapWatch(db, now)
 
     async def start(self, request: PanelRequest) -> PanelRun:
         """Seat the panel and set it running; raises `GatewayError` when it cannot be seated."""
@@ -281,6 +283,7 @@ class PanelRunner:
             total_s=ended - context.began,
         )
         queue.put(Finished(content=content, bench=bench, text=last, times=times, usage=usage))
+        await self._swaps.after_panel([*seats, *([merger] if merger else [])], context.roster, context.limits)
         if late:
             await self._settle(late)
 
@@ -306,6 +309,8 @@ class PanelRunner:
                 options=call_options(request.options, model),
                 deadline=deadline,
                 caller=request.caller,
+                limits=context.limits,
+                max_output=model.max_output,
             )
             self._meter.seat(result.status, result.error_kind, result.seconds)
             return index, result
@@ -344,6 +349,8 @@ class PanelRunner:
                     error=result.error,
                     tokens_in=result.tokens_in,
                     tokens_out=result.tokens_out,
+                    served_as=result.served_as,
+                    attempts=result.attempts,
                 )
             except Exception:  # the reply is gone: the seat stays `timeout` in the record
                 log.exception("could not record seat %s, which ended after its panel's reply", result.call)
@@ -379,6 +386,7 @@ class PanelRunner:
             deadline=time.monotonic() + merge_s,
             caller=context.request.caller,
             on_text=emit,
+            limits=context.limits,
         )
         fallback = words.fallback(seats, outcome.note) if outcome.note else ""
         queue.put(MergeDone(outcome.result, note=outcome.note, text=fallback))

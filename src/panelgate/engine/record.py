@@ -77,6 +77,8 @@ async def record_panel(
             tokens_in=r.tokens_in,
             tokens_out=r.tokens_out,
             model_id=context.roster[r.alias].model_id if r.alias in context.roster else None,
+            served_as=r.served_as,
+            attempts=r.attempts,
         )
         for i, r in enumerate(everyone)
     ]

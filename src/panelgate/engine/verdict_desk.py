@@ -2,9 +2,9 @@
 
 `/bench/verdict`, the dashboard's `/api/verdicts` and the MCP `verdict`
 tool take the same fields (`call`, `useful`, `note`, `real`, `false`,
-`better_than`), so they are read and checked here once: the same mistake
-gets the same words in each. What a verdict may say (a failed seat is not
-judged; `better_than` names answered seats of the same panel) is the
+`better_than`, `source`), so they are read and checked here once: the same
+mistake gets the same words in each. What a verdict may say (a failed seat
+is not judged; `better_than` names answered seats of the same panel) is the
 store's to decide, in the transaction that writes it (store/verdict_rules.py).
 A call outside the caller's scope is answered as unknown, not as forbidden:
 another collection's call is none of this caller's business, not even its
@@ -13,6 +13,7 @@ existence.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,6 +30,10 @@ MAX_NOTE = 2000
 OWED_WINDOW = timedelta(days=1)
 """Seats are owed a verdict for a day: older panels are history, not a to-do list."""
 CALL_EXAMPLE = "p20261130-101500-a1b2.member1"
+MAX_SOURCE = 40
+SOURCE_PATTERN = rf"^[A-Za-z0-9._-]{{1,{MAX_SOURCE}}}$"
+"""A verdict's `source` is a short token (`claude-code`), shown and filtered on, never free text."""
+_SOURCE = re.compile(SOURCE_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,8 @@ class VerdictAsked:
     false: list[str] | None = None
     better_than: list[str] | None = None
     """Call ids of the same panel whose answers this one beat."""
+    source: str | None = None
+    """Where the verdict was given from, e.g. `claude-code`; None: not said."""
 
 
 def _claims(fields: Mapping[str, Any], name: str) -> list[str] | None:
@@ -69,6 +76,19 @@ def _better_than(fields: Mapping[str, Any]) -> list[str] | None:
     return [c.strip() for c in value]
 
 
+def _source(fields: Mapping[str, Any]) -> str | None:
+    value = fields.get("source")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _SOURCE.fullmatch(value):
+        raise BadRequest(
+            f"`source` must be a short name of where the verdict comes from, e.g. `claude-code`: up to "
+            f"{MAX_SOURCE} letters, digits, `-`, `_` or `.`",
+            param="source",
+        )
+    return value
+
+
 def read_verdict(fields: Mapping[str, Any]) -> VerdictAsked:
     call = fields.get("call")
     if not isinstance(call, str) or not call.strip():
@@ -82,7 +102,13 @@ def read_verdict(fields: Mapping[str, Any]) -> VerdictAsked:
     if note is not None and len(note) > MAX_NOTE:
         raise BadRequest(f"`note` is longer than {MAX_NOTE} characters", param="note")
     return VerdictAsked(
-        call.strip(), useful, note, _claims(fields, "real"), _claims(fields, "false"), _better_than(fields)
+        call.strip(),
+        useful,
+        note,
+        _claims(fields, "real"),
+        _claims(fields, "false"),
+        _better_than(fields),
+        _source(fields),
     )
 
 
@@ -129,6 +155,7 @@ async def record_verdict(
             false=asked.false,
             better_than=asked.better_than,
             actor=scope.name,
+            source=asked.source,
         )
     except store_errors.NotFound as missing:
         if missing.field == "call":

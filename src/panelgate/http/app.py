@@ -48,6 +48,7 @@ from panelgate.http import (
 )
 from panelgate.http.access.access_log import AccessLog
 from panelgate.http.access.guard import AccessGuard
+from panelgate.http.access.key_spend import KeySpendWatch
 from panelgate.http.access.policy import AccessPolicy
 from panelgate.http.access.throttle import LoginThrottle
 from panelgate.http.gateway_front import GatewayFront
@@ -103,6 +104,7 @@ def create_app(settings: Settings | None = None) -> AccessLog:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = await Database.open(settings)
         keys = KeyStore(settings.key_file)
+        await db.endpoints.move_header_values(keys.set)  # values stored before they were secrets
 
         async def rate_rules() -> tuple[RateRule, ...]:
             return (await db.bench.snapshot()).rate_rules
@@ -114,7 +116,7 @@ def create_app(settings: Settings | None = None) -> AccessLog:
         async def listing(endpoint: EndpointRecord) -> list[dict[str, Any]]:
             where = endpoint.base_url
             return await upstream.list_models(
-                where, key_name=endpoint.key_name, headers=endpoint.headers, endpoint=endpoint.name
+                where, key_name=endpoint.key_name, header_keys=endpoint.header_keys, endpoint=endpoint.name
             )
 
         catalog = Catalog(db, settings.data_dir / "catalog", listing)
@@ -154,6 +156,7 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             db, keys, providers, calls, holder=scheduler.holder, retry_after=timedelta(seconds=2 * every)
         )
         renewal = RenewalLoop(renewer, every)
+        key_spend = KeySpendWatch(db, catalog.prices)  # read by the access guard, which budgets keys
         app.state.services = Services(
             settings=settings,
             db=db,
@@ -170,6 +173,7 @@ def create_app(settings: Settings | None = None) -> AccessLog:
             meter=meter,
             connect=ConnectDesk(db, keys, providers, calls),
             hub_refusals=RefusedKeys(db.hub_refusals),
+            key_spend=key_spend,
         )
         try:
             async with scheduler.running(), onboarding.running(), renewal.running():
@@ -181,6 +185,7 @@ def create_app(settings: Settings | None = None) -> AccessLog:
                 await routes.drain(SHUTDOWN_GRACE_S)
                 await upstream.aclose()
                 await catalog.settled()
+                await key_spend.aclose()
             finally:
                 try:
                     await db.close()

@@ -37,18 +37,20 @@ async def verdict(request: Request) -> Response:
 
 
 @router.get("/bench/record", response_model=Record)
-async def record(request: Request, collection: str = "", task: str = "", shape: str = "") -> Response:
-    """Verdict tallies per model, and per shape each model's estimated usefulness, ranked."""
+async def record(
+    request: Request, collection: str = "", task: str = "", shape: str = "", source: str = ""
+) -> Response:
+    """Verdict tallies per model (of verdicts given from `source` when named), and per shape each
+    model's estimated usefulness, ranked."""
     asked_shape = shape.strip() or None
     if asked_shape is not None and asked_shape not in SHAPES:
         raise BadRequest(f"`{asked_shape}` is no shape; shapes are {', '.join(SHAPES)}", param="shape")
     name = caller_scope(request).record_of(collection.removeprefix("bench/").strip() or None)
     db = services(request).db
-    counts = await db.verdicts.record_counts(name, task.strip() or None)
+    counts = await db.verdicts.record_counts(name, task.strip() or None, source.strip() or None)
     ranked = await read_standings(db, name, asked_shape)
-    return json_response(
-        {"collection": collection, "task": task, "shape": shape, "aliases": counts, "shapes": ranked}
-    )
+    asked = {"collection": collection, "task": task, "shape": shape, "source": source}
+    return json_response({**asked, "aliases": counts, "shapes": ranked})
 
 
 @router.get("/bench/pending", response_model=Owed)

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from panelgate.engine.verdict_desk import MAX_NOTE
+from panelgate.engine.verdict_desk import MAX_NOTE, SOURCE_PATTERN
 from panelgate.store.verdict_rules import MAX_BETTER_THAN
 from panelgate.store.verdicts import MAX_CLAIMS
 
@@ -36,6 +36,11 @@ class VerdictBody(BaseModel):
             "call ids of other seats of the same panel whose answers this one beat (a pairwise verdict); "
             "a later verdict's list replaces it, `[]` clears it"
         ),
+    )
+    source: str | None = Field(
+        default=None,
+        pattern=SOURCE_PATTERN,
+        description="where the verdict is given from, e.g. `claude-code` (the Record page filters on it)",
     )
 
 
@@ -92,8 +97,9 @@ class Record(BaseModel):
     collection: str = Field(description="as asked")
     task: str = Field(description="as asked")
     shape: str = Field(default="", description="as asked")
+    source: str = Field(default="", description="as asked")
     aliases: dict[str, Tally] = Field(
-        description="per model alias, over current verdicts (`task` filters these)"
+        description="per model alias, over current verdicts (`task` and `source` filter these)"
     )
     shapes: dict[str, list[Standing]] = Field(
         default_factory=dict,

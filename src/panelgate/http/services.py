@@ -17,6 +17,7 @@ from panelgate.engine.health import HealthDesk
 from panelgate.engine.onboarding import OnboardingQueue
 from panelgate.engine.panel import PanelRunner
 from panelgate.engine.route import RouteRunner
+from panelgate.http.access.key_spend import KeySpendWatch
 from panelgate.http.mcp_on_demand import McpOnDemand
 from panelgate.hubs import RefusedKeys
 from panelgate.jobs.runner import Scheduler
@@ -48,6 +49,8 @@ class Services:
     """Sign-ins to providers: started and followed by the admin API, finished by `/connect/callback`."""
     hub_refusals: RefusedKeys
     """The hubs' admin keys that were refused, never sent again by this process."""
+    key_spend: KeySpendWatch
+    """What each gateway key with a budget spent today and this month, re-read every few seconds."""
 
 
 def services(request: Request) -> Services:

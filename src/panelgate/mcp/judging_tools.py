@@ -1,6 +1,9 @@
 """The `verdict` and `pending_verdicts` tools: judging a panel's seats from an agent.
 
-A verdict is recorded by the same desk as `/bench/verdict`, as the caller.
+A verdict is recorded by the same desk as `/bench/verdict`, as the caller
+(its key's name is the verdict's actor), with the optional `source` the
+agent names itself by (`claude-code`), so the Record page can tell an
+agent's verdicts from a person's.
 Which seats are still owed is tracked per caller (its gateway key's id,
 never its name, which another key may share; or no key) in the database,
 from the panels it asked: that holds across gateway processes and restarts,
@@ -25,7 +28,13 @@ async def verdict(db: Database, scope: CallerScope, arguments: Mapping[str, Any]
     asked = read_verdict(arguments)
     outcome = await record_verdict(db, scope, asked)
     judged = "useful" if asked.useful else "not useful"
-    result = {"ok": True, "call": asked.call, "useful": asked.useful, "result": outcome}
+    result = {
+        "ok": True,
+        "call": asked.call,
+        "useful": asked.useful,
+        "source": asked.source,
+        "result": outcome,
+    }
     beat = f"; better than {', '.join(asked.better_than)}" if asked.better_than else ""
     return answer(f"Recorded: {asked.call} is {judged}{beat} ({outcome}).", result)
 

@@ -64,9 +64,13 @@ def read_ask(arguments: Mapping[str, Any]) -> PanelRequest:
     )
 
 
+_SEAT_FIELDS = ("seat", "alias", "status", "seconds", "call", "error", "served_as", "attempts")
+"""A seat in the tool's result; `served_as` and `attempts` only when the reply's entry has them."""
+
+
 def _seat_line(bench: Mapping[str, Any]) -> list[dict[str, Any]]:
     seats = [*bench.get("seats", []), *([bench["merger"]] if "merger" in bench else [])]
-    return [{k: seat[k] for k in ("seat", "alias", "status", "seconds", "call", "error")} for seat in seats]
+    return [{k: seat[k] for k in _SEAT_FIELDS if k in seat} for seat in seats]
 
 
 async def ask_panel(

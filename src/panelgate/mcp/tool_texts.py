@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 from mcp import types
 
-from panelgate.engine.verdict_desk import CALL_EXAMPLE, MAX_NOTE
+from panelgate.engine.verdict_desk import CALL_EXAMPLE, MAX_NOTE, SOURCE_PATTERN
 from panelgate.store.verdict_rules import MAX_BETTER_THAN
 from panelgate.store.verdicts import MAX_CLAIMS
 
@@ -102,6 +102,11 @@ TOOLS = (
                     "items": {"type": "string"},
                     "maxItems": MAX_BETTER_THAN,
                     "description": "call ids of other seats of the same panel whose answers this one beat",
+                },
+                "source": {
+                    "type": "string",
+                    "pattern": SOURCE_PATTERN,
+                    "description": "the agent you are, e.g. `claude-code`: people tell its verdicts apart",
                 },
             },
             "required": ["call", "useful"],

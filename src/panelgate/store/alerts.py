@@ -20,10 +20,11 @@ from panelgate.store.connections import Connections
 from panelgate.store.errors import NotFound
 from panelgate.store.tables import alerts
 
-AlertKind = Literal["connection", "signin", "paywalled", "retired", "paid"]
+AlertKind = Literal["connection", "signin", "paywalled", "retired", "paid", "swapped"]
 KEPT_APART = ("renewal:",)
 """Keys of alerts their own job raises and clears one by one (a sign-in's failed renewal:
-`store/signin_grants.py`): no `sync` of their kind clears them."""
+`store/signin_grants.py`): no `sync` of their kind clears them. A model answering as another
+(`swapped:`) is held one alert at a time too (`hold`), and no `sync` names its kind."""
 LARGEST_ID = 2**31 - 1
 
 
@@ -81,6 +82,34 @@ class Alerts:
             ]
             if gone:
                 await connection.execute(update(alerts).where(alerts.c.id.in_(gone)).values(cleared_at=now))
+
+    async def hold(self, key: str, alert: RaisedAlert | None, now: datetime) -> None:
+        """The one alert `key` holds now (`alert`: opened, or refreshed) or not (None: cleared), leaving
+        every other alert as it is; for alerts decided one at a time as evidence comes in."""
+        async with self._connections.write(edits_config=False) as connection:
+            found = (
+                await connection.execute(
+                    select(alerts.c.id).where(alerts.c.key == key, alerts.c.cleared_at.is_(None))
+                )
+            ).first()
+            if alert is None:
+                if found is not None:
+                    await connection.execute(
+                        update(alerts).where(alerts.c.id == found.id).values(cleared_at=now)
+                    )
+                return
+            fields = {"kind": alert.kind, "subject": alert.subject, "message": alert.message,
+                      "restore": alert.restore, "updated_at": now}  # fmt: skip
+            if found is not None:
+                await connection.execute(update(alerts).where(alerts.c.id == found.id).values(**fields))
+            else:
+                await connection.execute(insert(alerts).values(key=key, raised_at=now, **fields))
+
+    async def open_keys(self, prefix: str) -> set[str]:
+        """Keys of the open alerts (dismissed ones too) that start with `prefix`."""
+        query = select(alerts.c.key).where(alerts.c.cleared_at.is_(None), alerts.c.key.startswith(prefix))
+        async with self._connections.read() as connection:
+            return {row.key for row in (await connection.execute(query)).all()}
 
     async def open(self) -> list[AlertRecord]:
         """Open alerts nobody dismissed, the newest first."""

@@ -22,6 +22,12 @@ from panelgate.core.types import CollectionInfo
 from panelgate.store.endpoints import checked_fields
 from panelgate.store.errors import Invalid
 from panelgate.store.gateway import checked_limits
+from panelgate.store.header_keys import (
+    check_header_name,
+    check_header_value,
+    header_key_name,
+    references,
+)
 from panelgate.store.model_rows import EDITABLE as MODEL_FACTS
 from panelgate.store.model_rows import checked_facts
 from panelgate.store.records import ModelRecord
@@ -40,7 +46,8 @@ HEADER = """\
 # Secrets are not included. Each endpoint names its key by `key_name`; on the
 # machine that imports this file, put the key in the environment variable
 # PANELGATE_KEY_<KEY_NAME> (upper-case, `-` as `_`) or in the key file in the
-# data folder (keys.json, readable only by you).
+# data folder (keys.json, readable only by you). An endpoint's extra headers
+# are named the same way: each header's `key_name` holds its value.
 """
 
 ENDPOINT_FIELDS = (
@@ -53,6 +60,7 @@ ENDPOINT_FIELDS = (
     "default",
     "hub",
     "admin_key_name",
+    "preferred",
 )
 MODEL_FIELDS = ("alias", "served_id", "endpoint", *MODEL_FACTS, "former_aliases", "retired")
 RETIRED_FIELDS = ("at", "by", "why", "collections", "merger_of")
@@ -87,6 +95,8 @@ class EndpointEntry:
     name: str
     fields: dict[str, Any]
     default: bool
+    header_values: dict[str, str] = field(default_factory=dict)
+    """`{key name: value}` of headers an older export wrote with their values, for the key store."""
 
 
 @dataclass(frozen=True)
@@ -207,21 +217,33 @@ def _endpoint(item: object) -> EndpointEntry:
     entry = _mapping(item, "an endpoint", ENDPOINT_FIELDS)
     fields: dict[str, Any] = {
         key: entry[key]
-        for key in ("kind", "api", "key_name", "headers", "hub", "admin_key_name")
+        for key in ("kind", "api", "key_name", "headers", "hub", "admin_key_name", "preferred")
         if key in entry
     }
     fields["base_url"] = _required(entry, "base_url")
+    name = check_name(_required(entry, "name"), "endpoint")
+    headers = fields.get("headers")
+    values: dict[str, str] = {}
+    if isinstance(headers, Mapping):  # an older export holds the values themselves: they go to the key store
+        values = {
+            header_key_name(name, check_header_name(header)): check_header_value(header, value)
+            for header, value in headers.items()
+            if isinstance(value, str)
+        }
+        fields["headers"] = references(name, headers)
     defaults: dict[str, Any] = {
         "kind": "provider",
         "api": "chat",
         "key_name": None,
         "headers": {},
         "hub": None,
+        "preferred": False,
     }
     return EndpointEntry(
-        name=check_name(_required(entry, "name"), "endpoint"),
+        name=name,
         fields=checked_fields({**defaults, "admin_key_name": None, **fields}),
         default=check_bool(entry.get("default", False), "default"),
+        header_values=values,
     )
 
 

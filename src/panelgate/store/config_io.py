@@ -5,7 +5,8 @@ are the same text, and an export imported into an empty database exports
 the same again. Import adds and updates, never removes or retires: it checks
 the whole file against the database first, refuses it whole with `Invalid`
 naming the first problem, then writes everything in one transaction with an
-audit row per change.
+audit row per change. Header values an older export still holds are handed
+to the key store (`keep`) and the rows name their keys instead.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from panelgate.store.config_doc import (
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Invalid
 from panelgate.store.gateway import decision_model_on_bench, read_limits, write_limits
+from panelgate.store.header_keys import KeepSecret
 from panelgate.store.model_rows import former_aliases, record, select_models
 from panelgate.store.records import ModelRecord
 from panelgate.store.tables import alias_history, collections, endpoints, models, utcnow
@@ -104,17 +106,38 @@ class ConfigIO:
             }
         )
 
-    async def import_yaml(self, text: str, actor: str) -> dict[str, dict[str, int]]:
-        """Add and update from an exported file; per section, how many were added, changed, unchanged."""
+    async def import_yaml(
+        self, text: str, actor: str, keep: KeepSecret | None = None
+    ) -> dict[str, dict[str, int]]:
+        """Add and update from an exported file; per section, how many were added, changed, unchanged.
+
+        `keep` takes the header values an older export holds (refused without it).
+        """
         document = parse(text)
         async with self._connections.write() as connection:
             existing = await _all_models(connection)
             checked = await _check_against_store(connection, document, existing)
+            _keep_header_values(document, keep)
             summary = await _write_all(connection, document, existing, checked, actor)
             await write_audit(
                 connection, actor=actor, entity="config", key="yaml", action="import", after=summary
             )
         return summary
+
+
+def _keep_header_values(document: Document, keep: KeepSecret | None) -> None:
+    """Hand the header values an older export holds to the key store; without one, refuse them."""
+    for index, entry in enumerate(document.endpoints):
+        if not entry.header_values:
+            continue
+        if keep is None:
+            raise Invalid(
+                f"endpoints[{index}].headers: header values are secrets and go to the key store, "
+                "which this import cannot reach; name each header's key instead ({key_name: ...})",
+                field="headers",
+            )
+        for key_name, value in entry.header_values.items():
+            keep(key_name, value)
 
 
 async def _check_against_store(

@@ -3,7 +3,9 @@
 Exactly one endpoint is the default whenever any exist: the first one added
 becomes it, and the default can only be removed when it is the last one. An
 endpoint with models on the bench cannot be removed (retire them first);
-retired models keep the name of the endpoint they were on.
+retired models keep the name of the endpoint they were on. An endpoint's
+extra headers are stored by name only: each value is kept in the key store
+(`store/header_keys.py`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from panelgate.store.audit import changed, write_audit
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Conflict, NotFound, StoreError
+from panelgate.store.header_keys import KeepSecret, check_header_keys, key_names
+from panelgate.store.header_upgrade import move_header_values
 from panelgate.store.records import EndpointRecord
 from panelgate.store.rules import (
     ENDPOINT_APIS,
@@ -24,9 +28,9 @@ from panelgate.store.rules import (
     HUBS,
     Check,
     check_base_url,
+    check_bool,
     check_choice,
     check_fields,
-    check_headers,
     check_key_name,
     check_name,
     storable,
@@ -38,9 +42,10 @@ CHECKS: dict[str, Check] = {
     "kind": lambda value: check_choice(value, ENDPOINT_KINDS, "kind"),
     "api": lambda value: check_choice(value, ENDPOINT_APIS, "api"),
     "key_name": check_key_name,
-    "headers": check_headers,
+    "headers": check_header_keys,
     "hub": lambda value: None if value is None else check_choice(value, HUBS, "hub"),
     "admin_key_name": lambda value: check_key_name(value, "admin_key_name"),
+    "preferred": lambda value: check_bool(value, "preferred"),
 }
 
 
@@ -56,12 +61,13 @@ def record(row: Row[Any]) -> EndpointRecord:
         kind=row.kind,
         api=row.api,
         key_name=row.key_name,
-        headers=dict(row.headers),
+        header_keys=key_names(row.name, row.headers),
         is_default=bool(row.is_default),
         created_at=row.created_at,
         updated_at=row.updated_at,
         hub=row.hub,
         admin_key_name=row.admin_key_name,
+        preferred=bool(row.preferred),
     )
 
 
@@ -114,12 +120,14 @@ class Endpoints:
         kind: str = "provider",
         api: str = "chat",
         key_name: str | None = None,
-        headers: Mapping[str, str] | None = None,
+        header_keys: Mapping[str, str] | None = None,
         make_default: bool = False,
         hub: str | None = None,
         admin_key_name: str | None = None,
+        preferred: bool = False,
         actor: str,
     ) -> EndpointRecord:
+        """Add an endpoint; `header_keys` names, per extra header, the key its value is kept under."""
         name = check_name(name, "endpoint")
         fields = checked_fields(
             {
@@ -127,9 +135,10 @@ class Endpoints:
                 "kind": kind,
                 "api": api,
                 "key_name": key_name,
-                "headers": headers,
+                "headers": {header: {"key_name": kept} for header, kept in (header_keys or {}).items()},
                 "hub": hub,
                 "admin_key_name": admin_key_name,
+                "preferred": preferred,
             }
         )
         async with self._connections.write() as connection:
@@ -251,6 +260,19 @@ class Endpoints:
                 action="remove",
                 before=record(row).public(),
             )
+
+    async def move_header_values(self, keep: KeepSecret) -> int:
+        """Hand every header value an endpoint row still holds to `keep`, and drop those audit rows
+        show; how many rows held one.
+
+        Run at start, before any call: rows written before header values were
+        kept as secrets are rewritten to name the key instead.
+        """
+        async with self._connections.read() as connection:
+            if not await move_header_values(connection, None):
+                return 0
+        async with self._connections.write() as connection:
+            return await move_header_values(connection, keep)
 
     async def list(self) -> list[EndpointRecord]:
         async with self._connections.read() as connection:

@@ -1,10 +1,11 @@
 """The record as the evidence rule reads it: current verdicts and suite results per (model, shape).
 
 Seating reads this on every panel the evidence rule seats, so it is one
-grouped query over the current verdict of each judged call (a later verdict
-supersedes an earlier one) on evidence that has a shape, keyed by the model's
-alias now. Failed seats are never judged (`verdict_rules`), so every verdict
-counted here is about an answer.
+grouped query over the counts of current verdicts kept as they are written
+(`verdict_tallies.py`: a later verdict supersedes an earlier one), on
+evidence that has a shape, keyed by the model's alias now. Failed seats are
+never judged (`verdict_rules`), so every verdict counted here is about an
+answer.
 
 Review-suite results are a second grouped query on the same connection: each
 model's newest answer to each task (a re-run replaces the earlier answer, as
@@ -25,13 +26,13 @@ counted in the bench-wide read only.
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, func, select, true
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.core.evidence import Counts
 from panelgate.core.types import SHAPES
-from panelgate.store.current_verdicts import current_verdict_ids
-from panelgate.store.tables import evidence, models, suite_answers, verdicts
+from panelgate.store.tables import models, suite_answers
+from panelgate.store.verdict_tallies import judged_per_shape
 
 SUITE_SHAPE = "review"
 """The shape of work a suite task counts on unless its own kind is one."""
@@ -42,19 +43,8 @@ async def read_evidence_counts(
 ) -> dict[tuple[str, str], Counts]:
     """Useful and not-useful current verdicts per (alias, shape), on `collection`'s evidence when given;
     the bench-wide read adds each model's suite results right and wrong."""
-    where: ColumnElement[bool] = true() if collection is None else evidence.c.collection == collection
-    latest = current_verdict_ids()
-    query = (
-        select(models.c.alias, evidence.c.shape, verdicts.c.useful, func.count())
-        .select_from(verdicts)
-        .join(latest, latest.c.id == verdicts.c.id)
-        .join(evidence, evidence.c.call == verdicts.c.call)
-        .join(models, models.c.id == evidence.c.model_id)
-        .where(evidence.c.shape.is_not(None), where)
-        .group_by(models.c.alias, evidence.c.shape, verdicts.c.useful)
-    )
     counts: dict[tuple[str, str], Counts] = {}
-    for alias, shape, useful, number in (await connection.execute(query)).all():
+    for alias, shape, useful, number in await judged_per_shape(connection, collection):
         cell = Counts(useful=number) if useful else Counts(not_useful=number)
         counts[(alias, shape)] = counts.get((alias, shape), Counts()) + cell
     if collection is None:

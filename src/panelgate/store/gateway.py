@@ -21,6 +21,7 @@ from panelgate.store.errors import Invalid
 from panelgate.store.rules import (
     Check,
     check_alias,
+    check_bool,
     check_choice,
     check_fields,
     check_int,
@@ -56,6 +57,10 @@ CHECKS: dict[str, Check] = {
     "decision_model": check_decision_model,
     "explorer_rule": lambda value: check_choice(value, EXPLORER_RULES, "explorer_rule"),
     "explorer_floor": lambda value: check_int(value, "explorer_floor", 0, 10_000),
+    "retry_empty_length": lambda value: check_bool(value, "retry_empty_length"),
+    "detect_quota_notices": lambda value: check_bool(value, "detect_quota_notices"),
+    "swap_alerts": lambda value: check_bool(value, "swap_alerts"),
+    "skip_slow_on_long_prompts": lambda value: check_bool(value, "skip_slow_on_long_prompts"),
 }
 
 

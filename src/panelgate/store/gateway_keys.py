@@ -1,4 +1,4 @@
-"""Gateway keys: who may call the gateway, on which collections, at what rate.
+"""Gateway keys: who may call the gateway, on which collections, at what rate, within what budget.
 
 A key is `pgk_` and 32 random bytes (URL-safe base64), shown once when it is
 made. The database keeps only its SHA-256 and its last four characters, so a
@@ -29,7 +29,13 @@ from panelgate.store.audit import write_audit
 from panelgate.store.bulk import select_rows
 from panelgate.store.connections import Connections
 from panelgate.store.errors import Conflict, Invalid, NotFound
-from panelgate.store.rules import check_bool, check_name, check_optional_int, check_required_text
+from panelgate.store.rules import (
+    check_bool,
+    check_name,
+    check_number,
+    check_optional_int,
+    check_required_text,
+)
 from panelgate.store.tables import collections as collections_table
 from panelgate.store.tables import gateway_keys, utcnow
 
@@ -38,6 +44,9 @@ KEY_PATTERN = re.compile(r"^pgk_[A-Za-z0-9_-]{43}$")
 """Every key this module makes; text that does not match is malformed, not merely unknown."""
 MAX_NAME = 80
 MAX_RPM = 100_000
+MAX_TOKENS = 10**12
+MIN_COST, MAX_COST = 0.0001, 1_000_000.0
+"""US dollars a budget may be set to: from a hundredth of a cent to a million."""
 TOUCH_EVERY = timedelta(minutes=1)
 _LARGEST_ID = 2**31 - 1  # the integer column's range on PostgreSQL
 RESERVED_NAMES = frozenset({OPEN_SCOPE.name, "admin", "-", "scheduler", "onboarding", "auto"})
@@ -57,6 +66,51 @@ def key_hash(plaintext: str) -> str:
 
 
 @dataclass(frozen=True)
+class Budgets:
+    """What a key may spend per UTC day and calendar month (UTC); None means no limit."""
+
+    tokens_per_day: int | None = None
+    tokens_per_month: int | None = None
+    cost_per_day: float | None = None
+    """US dollars."""
+    cost_per_month: float | None = None
+
+    @property
+    def any(self) -> bool:
+        """Whether any budget is set (read on every request of the key, so no loop)."""
+        return not (
+            self.tokens_per_day is None
+            and self.tokens_per_month is None
+            and self.cost_per_day is None
+            and self.cost_per_month is None
+        )
+
+    def as_dict(self) -> dict[str, int | float | None]:
+        return {name: getattr(self, name) for name in BUDGET_FIELDS}
+
+
+BUDGET_FIELDS = ("tokens_per_day", "tokens_per_month", "cost_per_day", "cost_per_month")
+LIMIT_FIELDS = ("rpm", *BUDGET_FIELDS)
+"""What `set_limits` may change."""
+
+
+def checked_budgets(values: Mapping[str, object]) -> Budgets:
+    """The budgets in `values` (absent or null: no limit), each in its range."""
+    return Budgets(
+        tokens_per_day=check_optional_int(values.get("tokens_per_day"), "tokens_per_day", 1, MAX_TOKENS),
+        tokens_per_month=check_optional_int(
+            values.get("tokens_per_month"), "tokens_per_month", 1, MAX_TOKENS
+        ),
+        cost_per_day=_checked_cost(values.get("cost_per_day"), "cost_per_day"),
+        cost_per_month=_checked_cost(values.get("cost_per_month"), "cost_per_month"),
+    )
+
+
+def _checked_cost(value: object, field: str) -> float | None:
+    return None if value is None else check_number(value, field, MIN_COST, MAX_COST)
+
+
+@dataclass(frozen=True)
 class GatewayKeyRecord:
     """A gateway key as stored: never its text or hash, only the hint (its last four characters)."""
 
@@ -73,6 +127,7 @@ class GatewayKeyRecord:
     last_used_at: datetime | None
     """Recorded at most once a minute per process, so up to a minute behind."""
     revoked_at: datetime | None
+    budgets: Budgets = Budgets()
 
     @property
     def revoked(self) -> bool:
@@ -95,6 +150,9 @@ def _record(row: Mapping[str, Any]) -> GatewayKeyRecord:
         created_at=row["created_at"],
         last_used_at=row["last_used_at"],
         revoked_at=row["revoked_at"],
+        budgets=Budgets(
+            row["tokens_per_day"], row["tokens_per_month"], row["cost_per_day"], row["cost_per_month"]
+        ),
     )
 
 
@@ -106,6 +164,7 @@ def _audited(record: GatewayKeyRecord) -> dict[str, Any]:
         "collections": None if record.collections is None else list(record.collections),
         "rpm": record.rpm,
         "ad_hoc": record.ad_hoc,
+        **record.budgets.as_dict(),
     }
 
 
@@ -179,11 +238,13 @@ class GatewayKeys:
         collections: Sequence[str] | None = None,
         rpm: int | None = None,
         ad_hoc: bool = False,
+        budgets: Mapping[str, object] | None = None,
         actor: str,
     ) -> tuple[GatewayKeyRecord, str]:
         """A new key and its text: the only time the text exists outside the caller's hands."""
         clean_name = check_required_text(name, "name", MAX_NAME)
         clean_rpm = check_optional_int(rpm, "rpm", 1, MAX_RPM)
+        clean_budgets = checked_budgets(budgets or {})
         plaintext = KEY_PREFIX + secrets.token_urlsafe(32)
         async with self._connections.write() as connection:
             scope = _checked_scope(collections, await _collection_names(connection))
@@ -197,6 +258,7 @@ class GatewayKeys:
                 "created_at": utcnow(),
                 "last_used_at": None,
                 "revoked_at": None,
+                **clean_budgets.as_dict(),
             }
             key_id = (
                 await connection.execute(insert(gateway_keys).values(**values).returning(gateway_keys.c.id))
@@ -244,6 +306,36 @@ class GatewayKeys:
                 after={"name": current.name, "revoked_at": now},
             )
         return replace(current, revoked_at=now)
+
+    async def set_limits(self, key_id: int, changes: Mapping[str, object], *, actor: str) -> GatewayKeyRecord:
+        """Change a key's rpm and budgets: each one named in `changes` (null lifts it), the rest kept."""
+        unknown = sorted(set(changes) - set(LIMIT_FIELDS))
+        if unknown:
+            raise Invalid(
+                f"a key's limits are {', '.join(LIMIT_FIELDS)}; not {', '.join(unknown)}", field=unknown[0]
+            )
+        async with self._connections.write() as connection:
+            current = await _find_by_id(connection, key_id)
+            if current is None:
+                raise NotFound(f"no gateway key with id {key_id}", field="id")
+            if current.revoked:
+                raise Conflict(f"gateway key {key_id} was revoked; its limits no longer matter", field="id")
+            before = {"rpm": current.rpm, **current.budgets.as_dict()}
+            merged = {**before, **changes}
+            rpm = check_optional_int(merged["rpm"], "rpm", 1, MAX_RPM)
+            budgets = checked_budgets(merged)
+            after = {"rpm": rpm, **budgets.as_dict()}
+            await connection.execute(update(gateway_keys).where(gateway_keys.c.id == key_id).values(**after))
+            await write_audit(
+                connection,
+                actor=actor,
+                entity="gateway_key",
+                key=str(key_id),
+                action="limits",
+                before={"name": current.name, **before},
+                after={"name": current.name, **after},
+            )
+        return replace(current, rpm=rpm, budgets=budgets)
 
     async def find(self, plaintext: str) -> GatewayKeyRecord | None:
         """The key with this text, revoked or not; None when no key has it (or it is malformed).

@@ -88,6 +88,20 @@ class HealthBook:
             newest.setdefault(row.model_id, {}).setdefault(row.probe, _probe(row))
         return newest
 
+    async def newest_of_kind(self, probe: str, since: datetime) -> dict[int, ProbeRecord]:
+        """Each model's newest probe of one kind since `since` (seating reads the long-prompt test)."""
+        query = (
+            select(probes)
+            .where(probes.c.probe == probe, probes.c.at >= since)
+            .order_by(probes.c.at.desc(), probes.c.id.desc())
+        )
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(query)).all()
+        newest: dict[int, ProbeRecord] = {}
+        for row in rows:
+            newest.setdefault(row.model_id, _probe(row))
+        return newest
+
     async def recent_probes(self, model_id: int, limit: int = 20) -> list[ProbeRecord]:
         query = (
             select(probes)

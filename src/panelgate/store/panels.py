@@ -30,6 +30,7 @@ from panelgate.store.connections import Connections
 from panelgate.store.errors import Invalid
 from panelgate.store.records import PanelRecord, SeatRecord
 from panelgate.store.seating_clock import SeatingClock
+from panelgate.store.served_as import ServedAs
 from panelgate.store.tables import evidence, models, panels, seats, verdicts
 from panelgate.store.verdict_rules import JUDGEABLE
 
@@ -91,6 +92,8 @@ def _seat_values(seat: SeatRecord, model_id: int | None) -> dict[str, Any]:
         "error": seat.error,
         "tokens_in": seat.tokens_in,
         "tokens_out": seat.tokens_out,
+        "served_as": seat.served_as,
+        "attempts": seat.attempts,
     }
 
 
@@ -128,6 +131,8 @@ def _seat(row: Row[Any]) -> SeatRecord:
         tokens_in=row.tokens_in,
         tokens_out=row.tokens_out,
         model_id=row.model_id,
+        served_as=row.served_as,
+        attempts=row.attempts,
     )
 
 
@@ -150,6 +155,8 @@ class Panels:
         self._rereading: asyncio.Task[None] | None = None
         self._batch: WriteBatch[tuple[PanelRecord, Sequence[SeatRecord]]] = WriteBatch(self._record_many)
         self._recent_times: tuple[float, int, list[datetime]] | None = None
+        self.served = ServedAs(connections)
+        """What the seats' replies said of the model that answered (`served_as`)."""
 
     async def record(self, panel: PanelRecord, seat_records: Sequence[SeatRecord]) -> None:
         """Write the panel, its seats and their evidence together (batched with panels finishing now).
@@ -242,11 +249,14 @@ class Panels:
         error: str,
         tokens_in: int | None,
         tokens_out: int | None,
+        served_as: str | None = None,
+        attempts: int = 1,
     ) -> bool:
         """A seat recorded `timeout` (its panel replied by the caller's deadline) takes its real
         outcome, its evidence too, so verdicts and standings see it as if it had been waited for.
         False when the call is not a `timeout` seat (unknown, or settled already)."""
-        outcome = {"status": status, "seconds": seconds, "answer": answer, "error": error}
+        outcome = {"status": status, "seconds": seconds, "answer": answer, "error": error,
+                   "served_as": served_as, "attempts": attempts}  # fmt: skip
         async with self._connections.write(edits_config=False) as connection:
             settled = await connection.execute(
                 update(seats)

@@ -27,6 +27,8 @@ SeatKind = Literal["member", "explorer", "merger"]
 class EndpointRecord:
     """A place models are served from. `key_name` names the secret; the secret is never here.
 
+    `header_keys` maps each extra header sent with every call to the key name
+    its value is kept under (`store/header_keys.py`): values are secrets too.
     `hub` says which hub program serves behind `base_url` (None for any other
     endpoint), and `admin_key_name` names the secret its admin API takes.
     """
@@ -36,12 +38,13 @@ class EndpointRecord:
     kind: EndpointKind
     api: EndpointApi
     key_name: str | None
-    headers: dict[str, str]
+    header_keys: dict[str, str]
     is_default: bool
     created_at: datetime
     updated_at: datetime
     hub: EndpointHub | None = None
     admin_key_name: str | None = None
+    preferred: bool = False
 
     def public(self) -> dict[str, Any]:
         """What an audit row or an export shows of the endpoint."""
@@ -51,10 +54,11 @@ class EndpointRecord:
             "kind": self.kind,
             "api": self.api,
             "key_name": self.key_name,
-            "headers": dict(self.headers),
+            "headers": {name: {"key_name": key_name} for name, key_name in self.header_keys.items()},
             "default": self.is_default,
             "hub": self.hub,
             "admin_key_name": self.admin_key_name,
+            "preferred": self.preferred,
         }
 
 
@@ -171,6 +175,10 @@ class SeatRecord:
     tokens_in: int | None = None
     tokens_out: int | None = None
     model_id: int | None = None
+    served_as: str | None = None
+    """The model the reply named when it was not the one asked; None: the one asked, or none named."""
+    attempts: int = 1
+    """Times the seat was asked (2: an empty answer cut at the token limit was asked again)."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
@@ -87,6 +87,25 @@ class Spend:
     tokens_out: int
     untallied: int
     """Answered calls whose token counts the upstream did not report: their cost cannot be known."""
+
+
+@dataclass(frozen=True)
+class CallerSpend:
+    """What one caller's calls to one served id on one connection used: the sums a key's budgets count."""
+
+    caller: str
+    endpoint: str
+    served_id: str
+    calls: int
+    tokens_in: int
+    tokens_out: int
+    untallied: int
+    """Answered calls whose token counts the upstream did not report."""
+
+
+NOT_THE_CALLERS = ("shadow",)
+"""Purposes the gateway spends on its own account, though a caller's turn prompted them: shadow seats
+answer for evaluation only, so no key's budget pays for them."""
 
 
 class UsageBook:
@@ -227,6 +246,42 @@ class UsageBook:
         return [
             Spend(endpoint, served_id, alias, found, *(int(n or 0) for n in counts))
             for endpoint, served_id, alias, found, *counts in rows
+        ]
+
+    async def spend_of_callers(
+        self, since: Mapping[str, datetime], until: datetime | None = None
+    ) -> list[CallerSpend]:
+        """What each caller named in `since` used from its own start time (to `until`), per connection
+        and served id, leaving out the gateway's own calls (`NOT_THE_CALLERS`)."""
+        if not since:
+            return []
+        await self.flush()
+        ledger = usage_ledger.c
+        untallied = case(
+            (and_(ledger.status != "error", or_(ledger.tokens_in.is_(None), ledger.tokens_out.is_(None))), 1),
+            else_=0,
+        )
+        whose = or_(*(and_(ledger.caller == name, ledger.at >= start) for name, start in since.items()))
+        query = (
+            select(
+                ledger.caller,
+                ledger.endpoint,
+                ledger.served_id,
+                func.count(),
+                func.coalesce(func.sum(ledger.tokens_in), 0),
+                func.coalesce(func.sum(ledger.tokens_out), 0),
+                func.sum(untallied),
+            )
+            .where(whose, ledger.purpose.not_in(NOT_THE_CALLERS))
+            .group_by(ledger.caller, ledger.endpoint, ledger.served_id)
+        )
+        if until is not None:
+            query = query.where(ledger.at < until)
+        async with self._connections.read() as connection:
+            rows = (await connection.execute(query)).all()
+        return [
+            CallerSpend(caller, endpoint, served_id, *(int(n or 0) for n in counts))
+            for caller, endpoint, served_id, *counts in rows
         ]
 
 

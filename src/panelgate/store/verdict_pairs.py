@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from sqlalchemy import ColumnElement, func, insert, select, true
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from panelgate.store.current_verdicts import current_verdict_ids
+from panelgate.store.current_verdicts import is_current
 from panelgate.store.tables import evidence, models, verdict_better_than, verdicts
 
 
@@ -42,20 +42,18 @@ async def pairs_of(connection: AsyncConnection, verdict_ids: Sequence[int]) -> d
 
 async def count_pairs(connection: AsyncConnection, collection: str | None) -> dict[tuple[str, str, str], int]:
     """(winner alias, loser alias, shape) → how many current verdicts say so (`Verdicts.pairwise_counts`)."""
-    latest = current_verdict_ids()
     winner, loser = evidence.alias("winner"), evidence.alias("loser")
     winner_model, loser_model = models.alias("winner_model"), models.alias("loser_model")
     where: ColumnElement[bool] = true() if collection is None else winner.c.collection == collection
     query = (
         select(winner_model.c.alias, loser_model.c.alias, winner.c.shape, func.count())
         .select_from(verdict_better_than)
-        .join(latest, latest.c.id == verdict_better_than.c.verdict)
         .join(verdicts, verdicts.c.id == verdict_better_than.c.verdict)
         .join(winner, winner.c.call == verdicts.c.call)
         .join(loser, loser.c.call == verdict_better_than.c.loser)
         .join(winner_model, winner_model.c.id == winner.c.model_id)
         .join(loser_model, loser_model.c.id == loser.c.model_id)
-        .where(where, winner.c.model_id != loser.c.model_id)
+        .where(is_current(), where, winner.c.model_id != loser.c.model_id)
         .group_by(
             winner_model.c.id, winner_model.c.alias, loser_model.c.id, loser_model.c.alias, winner.c.shape
         )

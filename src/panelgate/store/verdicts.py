@@ -29,8 +29,10 @@ from panelgate.store.evidence_counts import read_evidence_counts
 from panelgate.store.records import OwedSeat, VerdictRecord
 from panelgate.store.rules import check_bool, check_text, check_texts, storable
 from panelgate.store.tables import evidence, models, panels, seats, utcnow, verdicts
+from panelgate.store.verdict_list import ListedVerdict, newest_verdicts
 from panelgate.store.verdict_pairs import count_pairs, pairs_of, write_pairs
 from panelgate.store.verdict_rules import JUDGEABLE, checked_better_than, refuse_failed
+from panelgate.store.verdict_tallies import ModelTally, count_verdict, judged_per_model, judged_sources
 
 MAX_CLAIMS = 50
 MAX_CLAIM = 1000
@@ -125,6 +127,7 @@ class Verdicts:
         false: Sequence[str] | None = None,
         better_than: Sequence[str] | None = None,
         actor: str,
+        source: str | None = None,
     ) -> Literal["created", "superseded", "unchanged"]:
         """Judge a call; a later verdict supersedes, an identical one writes nothing.
 
@@ -133,7 +136,8 @@ class Verdicts:
         read in the same transaction, so two verdicts on one call sent at once
         (a judge pressing "useful" then "best") never undo each other. Refused:
         a call that failed, and a `better_than` naming the call itself, another
-        panel's call or a failed seat (`verdict_rules`)."""
+        panel's call or a failed seat (`verdict_rules`). `source` says where the verdict was given
+        from (`claude-code`; the verdict desk checks it); it belongs to this row, never carried over."""
         useful = check_bool(useful, "useful")
         given_note = None if note is None else check_text(note, "note")
         given_real = None if real is None else check_texts(real, "real", most=MAX_CLAIMS, each=MAX_CLAIM)
@@ -178,10 +182,12 @@ class Verdicts:
                     false_claims=list(false_claims),
                     at=utcnow(),
                     actor=actor,
+                    source=source,
                 )
                 .returning(verdicts.c.id)
             )
             await write_pairs(connection, written.scalar_one(), beaten)
+            await count_verdict(connection, call)
             before = None if current is None else _plain(current)
             self._useful.clear()
             self._evidence = None
@@ -192,7 +198,7 @@ class Verdicts:
                 key=call,
                 action="verdict",
                 before=before,
-                after=verdict,
+                after={**verdict, "source": source},
             )
         await self._connections.announce_verdict()
         for listener in self._listeners:
@@ -232,18 +238,27 @@ class Verdicts:
         async with self._connections.read() as connection:
             return await count_pairs(connection, collection)
 
-    async def record_counts(self, collection: str | None, task: str | None) -> dict[str, dict[str, Any]]:
+    async def record_counts(
+        self, collection: str | None, task: str | None, source: str | None = None
+    ) -> dict[str, dict[str, Any]]:
         """Per alias: useful, notUseful, judged and the last verdict's time, over current verdicts.
 
         `collection` keeps evidence of that collection; `task` keeps calls whose
-        panel prompt or verdict note holds every one of its words (any case).
+        panel prompt or verdict note holds every one of its words (any case);
+        `source` keeps verdicts given from there (`claude-code`).
         """
         if collection is not None and not storable(collection):
             return {}
-        where = true() if collection is None else evidence.c.collection == collection
+        where: ColumnElement[bool] = true() if collection is None else evidence.c.collection == collection
+        if source is not None:
+            where = and_(where, verdicts.c.source == source)
         words = (task or "").lower().split()
+        tallies: Sequence[_Tally | ModelTally]
         async with self._connections.read() as connection:
-            tallies = await _tallies(connection, where, words)
+            if words:
+                tallies = await _tallies(connection, where, words)
+            else:  # counted as written: the same cost at any size of the record
+                tallies = await judged_per_model(connection, collection, source)
         return {
             tally.alias: {
                 "useful": tally.useful,
@@ -253,6 +268,18 @@ class Verdicts:
             }
             for tally in tallies
         }
+
+    async def newest(
+        self, collection: str | None = None, source: str | None = None, *, most: int = 20
+    ) -> list[ListedVerdict]:
+        """The newest current verdicts, one by one (of `collection`, from `source`, when named)."""
+        async with self._connections.read() as connection:
+            return await newest_verdicts(connection, collection, source, most)
+
+    async def sources(self) -> list[str]:
+        """Every source verdicts were given from (`claude-code`, ...), sorted."""
+        async with self._connections.read() as connection:
+            return await judged_sources(connection)
 
     async def judged_counts(self, collection: str | None) -> dict[str, tuple[int, int]]:
         """Per alias: (useful, judged) current verdicts on the collection's evidence, as route mode

@@ -12,11 +12,17 @@ function that offers that kind, then a place in it. The same repository
 and seed give the same tasks. Each function carries at most one pair, so
 no two tasks show the same code.
 
+Whole-file mode (`SeedPlan.whole_file`, the harder tier) shows the whole
+module instead of one function: only modules of `WHOLE_FILE_LINES` lines
+qualify, the fault may sit in any function of it, and each module carries
+at most one pair (its control is the module itself).
+
 Pure: module texts in, task files (as `task.json` objects) out.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 import tokenize
@@ -42,6 +48,8 @@ KIND_WORDS = {
     Kind.BREAK_CONTINUE: "`break`/`continue`",
     Kind.AUGMENTED_ASSIGNMENT: "`+=`/`-=`",
 }
+WHOLE_FILE_LINES = range(100, 401)
+"""Modules whole-file mode shows: long enough that the fault could be anywhere, short enough to read."""
 NO_FAULT = {"regex": r"\bNO\s+FAULT\b", "label": "NO FAULT"}
 ANY_FAULT = {"regex": r"\bFAULT:\s*line\s+\d+", "label": "FAULT: line N"}
 
@@ -55,6 +63,7 @@ class SeedPlan:
     kinds: tuple[Kind, ...] = tuple(Kind)
     seed: int = 0
     draft: bool = True
+    whole_file: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,7 +97,7 @@ def seed_pairs(
 ) -> list[SeededPair]:
     """Up to `plan.count` pairs (fewer when the code offers no more), none with an id in `taken`."""
     rng = random.Random(plan.seed)
-    pool = _FunctionPool(modules, rng)
+    pool = _FunctionPool(modules, rng, plan.whole_file)
     rotation = list(dict.fromkeys(plan.kinds))
     rng.shuffle(rotation)
     pairs: list[SeededPair] = []
@@ -112,11 +121,14 @@ class _FunctionPool:
     """The repository's functions in a seeded random order, each module parsed when first reached.
 
     Searches go round the modules: each starts after the module the last
-    pair came from, so a handful of pairs comes from many modules.
+    pair came from, so a handful of pairs comes from many modules. With
+    `whole_file`, only modules of `WHOLE_FILE_LINES` lines are searched, and
+    a module that gave a pair gives no other.
     """
 
     modules: Sequence[RepoModule]
     rng: random.Random
+    whole_file: bool = False
     _order: list[int] = field(default_factory=list)
     _parsed: dict[int, list[tuple[ModuleSource, SeedableFunction]]] = field(default_factory=dict)
     _used: set[tuple[str, str]] = field(default_factory=set)
@@ -130,16 +142,19 @@ class _FunctionPool:
         for turn in range(len(self._order)):
             place = (self._next + turn) % len(self._order)
             for module, function in self._functions(self._order[place]):
-                if (module.path, function.qualname) not in self._used:
+                if (module.path, function.qualname) not in self._used and (module.path, "") not in self._used:
                     yield place, module, function
 
     def use(self, place: int, module: ModuleSource, function: SeedableFunction) -> None:
-        self._used.add((module.path, function.qualname))
+        self._used.add((module.path, "" if self.whole_file else function.qualname))
         self._next = place + 1
 
     def _functions(self, index: int) -> list[tuple[ModuleSource, SeedableFunction]]:
         if index not in self._parsed:
             found = self.modules[index]
+            if self.whole_file and len(found.text.splitlines()) not in WHOLE_FILE_LINES:
+                self._parsed[index] = []
+                return []
             try:
                 module = ModuleSource(found.path, found.text)
             except (SyntaxError, ValueError, tokenize.TokenError):
@@ -168,12 +183,18 @@ def _plant(
 
 
 def _pair(module: ModuleSource, function: SeedableFunction, site: Site, plan: SeedPlan) -> SeededPair:
-    original = module.lines[function.first_line - 1 : function.last_line]
     mutated_text = site.edit.apply(module).splitlines(keepends=True)
-    mutated = mutated_text[function.first_line - 1 : function.last_line + site.edit.line_shift()]
-    lines = fault_lines(site, function, mutated)
-    stem = f"seeded-{plan.repo}-{_digest(plan.repo, module.path, function.qualname, site)}"
-    where = f"`{function.qualname}` in `{module.path}`"
+    if plan.whole_file:  # the window is the module: line numbers are the file's own
+        original, mutated = module.lines, mutated_text
+        shown = dataclasses.replace(function, first_line=1, last_line=len(module.lines))
+    else:
+        original = module.lines[function.first_line - 1 : function.last_line]
+        mutated = mutated_text[function.first_line - 1 : function.last_line + site.edit.line_shift()]
+        shown = function
+    lines = fault_lines(site, shown, mutated)
+    tier = "seeded-hard" if plan.whole_file else "seeded"
+    stem = f"{tier}-{plan.repo}-{_digest(plan.repo, module.path, function.qualname, site)}"
+    where = f"`{module.path}`" if plan.whole_file else f"`{function.qualname}` in `{module.path}`"
     common = {
         "score_in": "first_line",
         "draft": plan.draft,
@@ -185,8 +206,8 @@ def _pair(module: ModuleSource, function: SeedableFunction, site: Site, plan: Se
         "title": f"{where} with a planted fault ({site.kind.value})",
         "why": f"Planted on line {_lines_in_words(lines)} ({site.kind.value}): {site.change}.",
         "shape": SEEDED,
-        "prompt": _prompt(module.path, mutated),
-        "must_find": [_fault_clause(lines)],
+        "prompt": _prompt(module.path, mutated, plan.whole_file),
+        "must_find": [fault_clause(lines)],
         "must_not_claim": [NO_FAULT],
         **common,
     }
@@ -195,7 +216,7 @@ def _pair(module: ModuleSource, function: SeedableFunction, site: Site, plan: Se
         "title": f"{where} as written (control of {stem}-bug)",
         "why": f"The untouched function, paired with {stem}-bug: answering a fault here is a false alarm.",
         "shape": CONTROL,
-        "prompt": _prompt(module.path, original),
+        "prompt": _prompt(module.path, original, plan.whole_file),
         "must_find": [NO_FAULT],
         "must_not_claim": [ANY_FAULT],
         **common,
@@ -223,7 +244,8 @@ def _is_code(line: str) -> bool:
     return bool(stripped) and not stripped.startswith("#")
 
 
-def _fault_clause(lines: tuple[int, ...]) -> Any:
+def fault_clause(lines: tuple[int, ...]) -> Any:
+    """The bug task's must-find clause: `FAULT: line N`, or either line for a deleted one."""
     if len(lines) == 1:
         return {"regex": rf"\bFAULT:\s*line\s+{lines[0]}\b", "label": f"FAULT: line {lines[0]}"}
     return {"any_of": [f"FAULT: line {n}" for n in lines]}
@@ -235,15 +257,17 @@ def _lines_in_words(lines: tuple[int, ...]) -> str:
     )
 
 
-def _prompt(path: str, lines: Sequence[str]) -> str:
+def _prompt(path: str, lines: Sequence[str], whole_file: bool = False) -> str:
     kinds = ", ".join(KIND_WORDS[kind] for kind in Kind)
+    what = "file" if whole_file else "function"
+    shown = f"Review the whole file `{path}`" if whole_file else f"Review this function from `{path}`"
     return (
-        f"Review this function from `{path}`. It may hold one planted fault, a single small change from "
+        f"{shown}. It may hold one planted fault, a single small change from "
         f"the code its authors wrote ({kinds}), or it may be exactly as they wrote it. "
         "Lines are numbered.\n\n"
         f"```python\n{numbered(lines)}```\n\n"
         "Answer on the first line with `FAULT: line N` (N: the number of the line that holds the fault) "
-        "or `NO FAULT` when the function is correct, then give your reason in a few sentences."
+        f"or `NO FAULT` when the {what} is correct, then give your reason in a few sentences."
     )
 
 

@@ -39,7 +39,7 @@ def seed_into(data_dir: Path, plan: SeedPlan) -> list[SeededPair]:
             f"repository `{plan.repo}` ({folder}) holds no Python modules to seed from", field="repo"
         )
     target = tasks_dir(data_dir)
-    pairs = seed_pairs(modules, plan, taken=frozenset(_ids_in(target) | _ids_in(STARTER_DIR)))
+    pairs = seed_pairs(modules, plan, taken=frozenset(ids_in(target) | ids_in(STARTER_DIR)))
     for pair in pairs:
         write_task(target, pair.bug)
         write_task(target, pair.control)
@@ -65,5 +65,6 @@ def write_task(target: Path, task: dict[str, object]) -> Path:
     return final
 
 
-def _ids_in(folder: Path) -> set[str]:
+def ids_in(folder: Path) -> set[str]:
+    """The ids of the task folders in `folder` (none when it is not there)."""
     return {entry.name for entry in folder.iterdir() if entry.is_dir()} if folder.is_dir() else set()

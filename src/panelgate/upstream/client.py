@@ -53,6 +53,7 @@ from panelgate.upstream.errors import (
     UpstreamStatusError,
     UpstreamTimeout,
     classify,
+    notice_kind,
 )
 from panelgate.upstream.keys import KeyFileError, KeyStore
 from panelgate.upstream.ledger_notes import CallTag, LedgerNotes, UsageSeen
@@ -80,7 +81,8 @@ class Target:
     served_id: str
     api: str = "chat"
     key_name: str | None = None
-    headers: Mapping[str, str] = field(default_factory=dict)
+    header_keys: Mapping[str, str] = field(default_factory=dict)
+    """Each extra header's name to the key name its value is kept under (values are secrets)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,15 +169,19 @@ class UpstreamClient:
         deadline: float,
         on_text: OnText | None = None,
         tag: CallTag | None = None,
+        notices: bool = False,
     ) -> ChatResult:
         """Ask `target` and return its reply, or raise `UpstreamError`.
 
         `deadline` is a `time.monotonic()` value; `on_text` receives each
-        piece of the answer as it arrives; `tag` notes the call in the usage ledger.
+        piece of the answer as it arrives; `tag` notes the call in the usage ledger;
+        `notices` fails a 200 whose whole answer is a quota or credit notice (`errors.notice_kind`).
         """
         started = time.monotonic()
         try:
             result = await self._chat(target, messages, options, deadline=deadline, on_text=on_text)
+            if notices:
+                _refuse_notice(result, target.endpoint)
         except UpstreamError as error:
             if self._ledger is not None:
                 self._ledger.failed(tag, (target.endpoint, target.served_id), started, error)
@@ -198,12 +204,12 @@ class UpstreamClient:
     ) -> ChatResult:
         if target.api != "chat":
             return await self._chat_in_own_api(target, messages, options, deadline=deadline, on_text=on_text)
-        key = self._key(target.key_name, target.endpoint)
+        key, extra = self._credentials(target.key_name, target.header_keys, target.endpoint)
         route = _Route(
             target.endpoint,
             target.base_url.rstrip("/") + openai_chat.CHAT_PATH,
-            openai_chat.request_headers(key, target.headers),
-            _secrets(key, target.headers),
+            openai_chat.request_headers(key, extra),
+            _secrets(key, extra),
             target.served_id,
         )
         with_stream_options = True
@@ -333,12 +339,12 @@ class UpstreamClient:
                 kind="structural",
                 provider=target.endpoint,
             )
-        key = self._key(target.key_name, target.endpoint)
+        key, extra = self._credentials(target.key_name, target.header_keys, target.endpoint)
         route = _Route(
             target.endpoint,
             api.url(target.base_url.rstrip("/"), target.served_id),
-            api.headers(key, target.headers),
-            _secrets(key, target.headers),
+            api.headers(key, extra),
+            _secrets(key, extra),
             target.served_id,
         )
         started = time.monotonic()
@@ -398,13 +404,25 @@ class UpstreamClient:
         if self._pacer is not None:
             await self._pacer.observe(route.provider, route.served_id, reply.status, reply.headers, body)
 
-    def _key(self, key_name: str | None, provider: str) -> str | None:
+    def _credentials(
+        self, key_name: str | None, header_keys: Mapping[str, str], provider: str
+    ) -> tuple[str | None, dict[str, str]]:
+        """The endpoint's key, and its extra headers with their values, from the key store.
+
+        Without extra headers this is the one `get` a call always cost; with
+        them the key and every value are read in one pass. A header whose
+        value is kept nowhere is not sent, as a key kept nowhere is not.
+        """
         try:
-            return self._keys.get(key_name) if key_name else None
+            if not header_keys:
+                return (self._keys.get(key_name) if key_name else None), {}
+            found = self._keys.get_each([*header_keys.values(), *([key_name] if key_name else [])])
         except KeyFileError as exc:
             raise UpstreamError(
                 f"`{provider}`'s key cannot be read: {exc}", kind="signin", provider=provider
             ) from None
+        headers = {name: found[kept] for name, kept in header_keys.items() if kept in found}
+        return (found.get(key_name) if key_name else None), headers
 
     def _retry_wait(
         self, error: UpstreamError, failures: int, deadline: float, *, delivered: bool
@@ -515,14 +533,19 @@ class UpstreamClient:
         *,
         key: str | None = None,
         key_name: str | None = None,
+        header_keys: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
         timeout: float = 15.0,
         endpoint: str = "",
     ) -> list[dict[str, Any]]:
-        """The models `<base_url>/models` lists (`data`, `models` or a bare list)."""
-        if key is None:
-            key = self._key(key_name, endpoint or base_url)
-        extra = headers or {}
+        """The models `<base_url>/models` lists (`data`, `models` or a bare list).
+
+        `key` and `headers` are sent as given (an endpoint being tested before
+        it is saved); else `key_name` and `header_keys` are read from the key store.
+        """
+        found, kept = self._credentials(None if key else key_name, header_keys or {}, endpoint or base_url)
+        key = key or found
+        extra = {**kept, **(headers or {})}
         sent = {"accept": "application/json", **({"authorization": f"Bearer {key}"} if key else {}), **extra}
         route = _Route(
             endpoint or urlsplit(base_url).netloc or base_url,
@@ -559,6 +582,20 @@ def _secrets(key: str | None, headers: Mapping[str, str]) -> tuple[str, ...]:
 
 def _chat_tool_call(call: ToolCall) -> dict[str, Any]:
     return {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
+
+
+def _refuse_notice(result: ChatResult, provider: str) -> None:
+    """Raise the failure a 200 notice stands for, as the same words sent as an error status would be."""
+    kind = None if result.tool_calls else notice_kind(result.text)
+    if kind is not None:
+        error = UpstreamStatusError(
+            f"`{provider}` answered HTTP 200 with a notice instead of an answer: {result.text}",
+            kind=kind,
+            provider=provider,
+            status=200,
+        )
+        error.attempts = result.attempts
+        raise error
 
 
 def _timed_out(provider: str, seconds: float, partial: str) -> UpstreamTimeout:

@@ -144,6 +144,41 @@ def classify(status: int | None, text: str) -> Kind:
     return "other"
 
 
+# ---- notices sent as answers -------------------------------------------------------
+
+NOTICE_MAX_CHARS = 300
+_PAID_NOTICE = ("credit balance is too low", "insufficient funds", "exceeded your current quota")
+_NOTICE = (
+    *(phrase for phrase in _PAYWALL if phrase not in ("billing", "paid plan")),
+    *_PAID_NOTICE,
+    "quota exceeded", "exceeded your quota", "rate limit reached", "rate limit exceeded",
+    "rate_limit_exceeded", "too many requests", "resource has been exhausted", "resource_exhausted",
+)  # fmt: skip
+_NOTICE_WORDING = re.compile("|".join(map(re.escape, _NOTICE)))
+"""Any of the notice phrasings, in one search: every short answer of every seat is read for them."""
+
+
+def notice_kind(answer: str) -> Kind | None:
+    """`paywalled` or `capacity` when a 200's whole answer is a provider's quota or credit notice.
+
+    Some providers answer "insufficient credits" or "You exceeded your current
+    quota" as if it were the model's answer. Only an answer that is
+    essentially the notice counts: at most `NOTICE_MAX_CHARS` characters, one
+    paragraph with no code, holding one of the notices' own phrasings (never a
+    lone word such as "quota" or "billing"). Payment wording (the 402/429
+    phrases, a low credit balance, a quota that the plan sets) makes it
+    `paywalled`, any other `capacity`, as the same words in a 429 would.
+    A real answer that explains quotas is longer, or says more, than a notice.
+    """
+    said = answer.strip()
+    if not said or len(said) > NOTICE_MAX_CHARS or "\n\n" in said or "```" in said:
+        return None  # a long answer costs one strip and one length check
+    said = said.lower()
+    if _NOTICE_WORDING.search(said) is None:
+        return None
+    return "paywalled" if _says(said, _PAYWALL) or _says(said, _PAID_NOTICE) else "capacity"
+
+
 # ---- redaction --------------------------------------------------------------------
 
 _BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+")

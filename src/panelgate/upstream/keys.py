@@ -26,7 +26,7 @@ import os
 import re
 import stat
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
@@ -64,6 +64,20 @@ class KeyStore:
         if from_env:
             return from_env
         return self._read().get(key_name)
+
+    def get_each(self, key_names: Iterable[str]) -> dict[str, str]:
+        """`{key name: secret}` for those found, the file checked once for all (an endpoint's key and
+        its header values are read together before every call)."""
+        found: dict[str, str] = {}
+        stored: dict[str, str] | None = None
+        for key_name in key_names:
+            secret = self._environ.get(env_name(key_name))
+            if not secret:
+                stored = self._read() if stored is None else stored
+                secret = stored.get(key_name)
+            if secret:
+                found[key_name] = secret
+        return found
 
     def source(self, key_name: str) -> Literal["env", "file"] | None:
         """Where `get` would find the secret, without revealing it."""

@@ -56,6 +56,8 @@ _DATA_KEYS = (
     "codeExecutionResult",
 )
 _URL_SAFE = str.maketrans("-_", "+/")
+_HEADER_FIELDS = ("call", "seat", "alias", "status", "usage", "served_as", "attempts")
+"""A seat in `X-Bench-Seats`; `served_as` and `attempts` only when its entry has them."""
 _CODE_KEYS = {"executableCode", "codeExecutionResult"}
 _FILES_API_HOSTS = ("generativelanguage.googleapis.com", "storage.googleapis.com")
 _OPTIONS = {
@@ -428,7 +430,7 @@ class GeminiFormat(GeminiCall):
             *finished.bench.get("seats", ()),
             *([finished.bench["merger"]] if "merger" in finished.bench else []),
         ]
-        named = [{key: seat[key] for key in ("call", "seat", "alias", "status", "usage")} for seat in seats]
+        named = [{key: seat[key] for key in _HEADER_FIELDS if key in seat} for seat in seats]
         return {"X-Bench-Seats": json.dumps(named, separators=(",", ":"))}
 
     async def stream(self, request: PanelRequest, events: AsyncIterator[PanelEvent]) -> AsyncIterator[bytes]:

@@ -100,7 +100,8 @@ class AccessGuard:
     async def _check_credentials(self, view: RequestView, kind: PathKind, scope: Scope) -> Response | None:
         """Let the request through (None), answer it here (a redirect to log in), or raise a refusal."""
         if kind is PathKind.GATEWAY:
-            admitted = await admit(view, self._state.services.db, required=self.policy.keys_required)
+            found = self._state.services
+            admitted = await admit(view, found.db, found.key_spend, required=self.policy.keys_required)
             if admitted.key is not None:
                 state = scope.setdefault("state", {})
                 state["gateway_key"] = admitted.key

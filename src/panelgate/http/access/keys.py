@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from panelgate.core.errors import BadRequest, RateLimited, Unauthorized
+from panelgate.http.access.budgets import refusal_for
+from panelgate.http.access.key_spend import KeySpendWatch
 from panelgate.http.access.refusal import Refusal
 from panelgate.http.access.request_view import RequestView
 from panelgate.store import Database, GatewayKeyRecord
@@ -57,8 +59,10 @@ def presented_key(view: RequestView) -> str | None:
     return next(iter(sent.values()), None)
 
 
-async def admit(view: RequestView, db: Database, *, required: bool) -> Admitted:
-    """The key this request may go ahead with; raises `Refusal` (401 or 429) otherwise."""
+async def admit(view: RequestView, db: Database, spend: KeySpendWatch, *, required: bool) -> Admitted:
+    """The key this request may go ahead with; raises `Refusal` (401 or 429) otherwise.
+
+    A key over a budget is refused before its request counts against its rpm."""
     text = presented_key(view)
     if text is None or not looks_like_key(text):
         if not required:
@@ -72,6 +76,10 @@ async def admit(view: RequestView, db: Database, *, required: bool) -> Admitted:
         raise _unauthorized("this gateway key is not known here (it may be from another gateway)")
     if key.revoked:
         raise _unauthorized("this gateway key was revoked; ask for a new one")
+    if key.budgets.any:
+        over = refusal_for(key.budgets, await spend.spent(key), datetime.now(UTC))
+        if over is not None:
+            raise over
     if key.rpm is not None:
         now = time.time()
         minute = int(now // 60)

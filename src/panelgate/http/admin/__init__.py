@@ -31,6 +31,7 @@ from panelgate.http.admin import (
     scheduler,
     status,
     suite,
+    suite_import,
     suite_mine,
     suite_seed,
     usage,
@@ -65,5 +66,6 @@ for module in (
     suite,
     suite_seed,
     suite_mine,
+    suite_import,
 ):
     router.include_router(module.router)

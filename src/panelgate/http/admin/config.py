@@ -67,7 +67,6 @@ async def export_config(request: Request) -> Response:
 @router.post("/config", response_model=Imported, openapi_extra=json_body(ConfigImport))
 async def import_config(request: Request) -> Response:
     body = only_fields(await read_json_object(request, 5_000_000), {"yaml"})
-    summary = await services(request).db.config.import_yaml(
-        str(text_field(body, "yaml")), actor=caller_of(request)
-    )
+    svc = services(request)
+    summary = await svc.db.config.import_yaml(str(text_field(body, "yaml")), caller_of(request), svc.keys.set)
     return json_response({"ok": True, "imported": summary})

@@ -1,11 +1,13 @@
 """Endpoints: list, add (after a listing test), change key, hub and admin key, remove, make default,
-what each serves.
+mark preferred, what each serves.
 
 A new endpoint, or a new key for one, is saved only after `<base>/models`
 answered with the key it will use, so a typo in the URL or key is caught
 when it is typed, not at the first panel. The key itself goes to the key
 file (0600), never the database, the audit log or a reply. A hub's admin
-key (`admin_key`) is kept the same way, as `<key name>-admin`.
+key (`admin_key`) is kept the same way, as `<key name>-admin`, and so is each
+extra header's value, as `<endpoint>-header-<header name, lower-cased>`:
+replies show a header's name, its key name and where it is kept.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from panelgate.http.body import json_body, read_json_object
 from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import Services, services
+from panelgate.store.header_keys import check_header_value, header_key_name, keep_values
 from panelgate.store.records import EndpointApi, EndpointHub, EndpointKind, EndpointRecord
 from panelgate.store.rules import (
     HEADER_NAME_RULE,
@@ -57,8 +60,15 @@ class NewEndpoint(Body):
         description="the name the key is kept under; null: the endpoint's name when `key` is given",
     )
     key: str | None = Field(default=None, pattern=NON_BLANK, description="kept in the key file, never shown")
-    headers: dict[HeaderName, str] | None = Field(default=None, description="sent with every call")
+    headers: dict[HeaderName, str] | None = Field(
+        default=None,
+        description="sent with every call; each value is kept in the key file as "
+        "`<name>-header-<header name, lower-cased>`, never shown",
+    )
     default: bool | None = Field(default=None, description="make it the default endpoint")
+    preferred: bool | None = Field(
+        default=None, description="its models sit first among explorer candidates the record ties"
+    )
     test: bool | None = Field(default=None, description="only list its models; save nothing")
     hub: EndpointHub | None = Field(default=None, description="the hub program behind it; null: none")
     admin_key: str | None = Field(
@@ -71,18 +81,26 @@ class NewEndpoint(Body):
 ADD_FIELDS = set(NewEndpoint.model_fields)
 
 
+class HeaderShown(BaseModel):
+    """An extra header as replies show it: where its value is kept, never the value."""
+
+    key_name: str = Field(description="the name its value is kept under")
+    key: Literal["env", "file"] | None = Field(description="where the value is kept; null: nowhere yet")
+
+
 class EndpointShown(BaseModel):
     name: str
     base_url: str
     kind: EndpointKind
     api: EndpointApi
     key_name: str | None
-    headers: dict[str, str]
+    headers: dict[str, HeaderShown]
     is_default: bool
     created_at: datetime
     updated_at: datetime
     hub: EndpointHub | None
     admin_key_name: str | None
+    preferred: bool = Field(description="its models sit first among explorer candidates the record ties")
     key: Literal["env", "file"] | None = Field(description="where its key is kept (never the key itself)")
     admin_key: Literal["env", "file"] | None = Field(description="where its hub admin key is kept")
 
@@ -117,6 +135,12 @@ class HubChange(Body):
     )
 
 
+class PreferredChange(Body):
+    """`PUT /api/endpoints/{name}/preferred`: whether its models break explorer ties."""
+
+    preferred: bool
+
+
 class ServedModel(BaseModel):
     served_id: str
     alias: str = Field(description="the alias it gets on the bench when none is given")
@@ -135,8 +159,12 @@ class DefaultEndpoint(BaseModel):
     default: str
 
 
-def _endpoint_json(svc: Services, endpoint: Any) -> dict[str, Any]:
+def _endpoint_json(svc: Services, endpoint: EndpointRecord) -> dict[str, Any]:
     shown: dict[str, Any] = plain(endpoint)
+    shown["headers"] = {
+        name: {"key_name": kept, "key": svc.keys.source(kept)}
+        for name, kept in shown.pop("header_keys").items()
+    }
     shown["key"] = svc.keys.source(endpoint.key_name) if endpoint.key_name else None
     admin = endpoint.admin_key_name
     shown["admin_key"] = svc.keys.source(admin) if admin else None
@@ -158,11 +186,20 @@ async def _endpoint(svc: Services, name: str) -> EndpointRecord:
 
 
 async def _listing_test(
-    svc: Services, base_url: str, key: str | None, headers: dict[str, str], key_name: str | None = None
+    svc: Services,
+    base_url: str,
+    key: str | None,
+    headers: dict[str, str] | None = None,
+    *,
+    key_name: str | None = None,
+    header_keys: dict[str, str] | None = None,
 ) -> list[str]:
-    """The ids `<base_url>/models` lists with `key` (or the key kept as `key_name`), or a refusal."""
+    """The ids `<base_url>/models` lists with `key` and `headers` as given, or as kept (`key_name`,
+    `header_keys`); or a refusal."""
     try:
-        listed = await svc.upstream.list_models(base_url, key=key, key_name=key_name, headers=headers)
+        listed = await svc.upstream.list_models(
+            base_url, key=key, key_name=key_name, headers=headers, header_keys=header_keys
+        )
     except UpstreamError as exc:
         raise BadRequest(
             f"{base_url}/models did not answer as a model listing ({exc.kind}: {exc.message}); "
@@ -188,7 +225,7 @@ async def add_endpoint(request: Request) -> Response:
     headers = body.get("headers") or {}
     if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
         raise BadRequest("`headers` must be an object of header names to strings", param="headers")
-    headers = check_headers(headers)
+    headers = {header: check_header_value(header, value) for header, value in check_headers(headers).items()}
     key = body.get("key")
     if key is not None and (not isinstance(key, str) or not key.strip()):
         raise BadRequest("`key` must be a non-empty string when given", param="key")
@@ -208,16 +245,18 @@ async def add_endpoint(request: Request) -> Response:
         kind=body.get("kind") or "provider",
         api=body.get("api") or "chat",
         key_name=key_name,
-        headers=headers,
+        header_keys={header: header_key_name(str(name), header) for header in headers},
         make_default=make_default,
         hub=hub,
         admin_key_name=admin_key_name,
+        preferred=flag(body, "preferred"),
         actor=caller_of(request),
     )
     if key and key_name:
         svc.keys.set(key_name, key.strip())
     if admin_key and admin_key_name:
         svc.keys.set(admin_key_name, admin_key)
+    keep_values(endpoint.name, headers, svc.keys.set)
     return json_response({"endpoint": _endpoint_json(svc, endpoint), "listed": listed}, 201)
 
 
@@ -277,6 +316,19 @@ async def change_hub(request: Request, name: str) -> Response:
     return json_response(_endpoint_json(svc, endpoint))
 
 
+@router.put(
+    "/endpoints/{name}/preferred", response_model=EndpointShown, openapi_extra=json_body(PreferredChange)
+)
+async def change_preferred(request: Request, name: str) -> Response:
+    """Mark the endpoint preferred (or not): its models go first among equally good explorer candidates."""
+    svc = services(request)
+    body = only_fields(await read_json_object(request, 1_000), {"preferred"})
+    if not isinstance(body.get("preferred"), bool):
+        raise BadRequest("`preferred` is required: true or false", param="preferred")
+    endpoint = await svc.db.endpoints.update(name, {"preferred": body["preferred"]}, caller_of(request))
+    return json_response(_endpoint_json(svc, endpoint))
+
+
 @router.delete("/endpoints/{name}", response_model=Removed)
 async def remove_endpoint(request: Request, name: str) -> Response:
     await services(request).db.endpoints.remove(name, actor=caller_of(request))
@@ -324,7 +376,7 @@ async def change_key(request: Request, name: str) -> Response:
             "over a key saved here; change or unset it there and restart the server",
             param="key",
         )
-    listed = await _listing_test(svc, endpoint.base_url, key, endpoint.headers)
+    listed = await _listing_test(svc, endpoint.base_url, key, header_keys=endpoint.header_keys)
     if key is None:
         svc.keys.remove(key_name)
     else:
@@ -341,7 +393,9 @@ async def served_models(request: Request, name: str) -> Response:
     """The endpoint's listing now, each id with the aliases that already serve it."""
     svc = services(request)
     endpoint = await _endpoint(svc, name)
-    listed = await _listing_test(svc, endpoint.base_url, None, endpoint.headers, key_name=endpoint.key_name)
+    listed = await _listing_test(
+        svc, endpoint.base_url, None, key_name=endpoint.key_name, header_keys=endpoint.header_keys
+    )
     through = [
         m
         for m in await svc.db.models.list(include_retired=True)

@@ -28,6 +28,12 @@ class LimitsChange(Body):
         "a bench model's alias, asked each panel's shape when explorers sit; empty: the rules decide",
         max_length=64,
     )
+    retry_empty_length: bool = left_out("ask an empty answer cut at the token limit again, twice the budget")
+    detect_quota_notices: bool = left_out("count a short 200 quota or credit notice as that failure")
+    swap_alerts: bool = left_out("raise an action-needed item when a model keeps answering as another")
+    skip_slow_on_long_prompts: bool = left_out(
+        "on a long prompt, explorers the speed test found failing or far slower sit out"
+    )
 
 
 class Limits(BaseModel):
@@ -36,6 +42,10 @@ class Limits(BaseModel):
     seat_deadline_s: float
     shadow_calls_per_day: int
     decision_model: str
+    retry_empty_length: bool
+    detect_quota_notices: bool
+    swap_alerts: bool
+    skip_slow_on_long_prompts: bool
 
 
 class GatewaySettings(BaseModel):

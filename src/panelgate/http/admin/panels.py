@@ -31,7 +31,7 @@ router = APIRouter()
 
 
 class SkipShown(BaseModel):
-    seat: Literal["member", "with", "merger"]
+    seat: Literal["member", "with", "merger", "explorer"]
     alias: str
     why: str
 
@@ -45,7 +45,9 @@ class PanelFields(BaseModel):
     reply: Literal["all", "merged"]
     caller: str
     note: str
-    skipped: list[SkipShown] = Field(description="models named for the panel but not asked, and why")
+    skipped: list[SkipShown] = Field(
+        description="models named for the panel (or explorer candidates on a long prompt) not asked, and why"
+    )
     prompt_preview: str = Field(description="at most 200 characters of the prompt's text")
     owes_verdicts: bool = Field(
         description="false: its seats are in no verdicts-owed list (a chat UI's background task, say)"
@@ -84,6 +86,8 @@ class SeatShown(BaseModel):
     tokens_in: int | None
     tokens_out: int | None
     model_id: int | None
+    served_as: str | None = Field(description="the model the reply named when not the one asked")
+    attempts: int = Field(description="times asked (2: an empty answer cut at the token limit was retried)")
     verdict: VerdictShown | None = Field(description="the seat's current verdict; null when not judged")
 
 

@@ -2,14 +2,17 @@
 
 Per shape, the models ranked by what their verdicts say (`engine/standings.py`:
 the posterior mean, the 90 % interval, the verdicts behind it, the pairwise
-strength); the verdicts of each of the last 30 days; and who the explorer
-seats go to next on each shape, and why (`engine/explorer_preview.py`).
+strength); the verdicts of each of the last 30 days; who the explorer
+seats go to next on each shape, and why (`engine/explorer_preview.py`);
+and the newest verdicts one by one with the key and source (`claude-code`)
+they came from, narrowed to one source when asked (`store/verdict_list.py`).
 The page renders the same `read_record` on the server and polls this route
 to redraw, so both always show one reading.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any, Literal
@@ -23,14 +26,17 @@ from panelgate.core.explorer_preview import Reason, ShapePreview
 from panelgate.core.types import SHAPES, CollectionInfo
 from panelgate.engine.explorer_preview import preview_explorers
 from panelgate.engine.standings import read_standings
+from panelgate.engine.verdict_desk import SOURCE_PATTERN
 from panelgate.http.bench_schemas import Standing
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
 from panelgate.store import Database
+from panelgate.store.verdict_list import ListedVerdict
 from panelgate.store.verdict_timeline import DayVerdicts, verdicts_per_day
 
 router = APIRouter()
 TIMELINE_DAYS = 30
+NEWEST_VERDICTS = 20
 
 
 class DayShown(BaseModel):
@@ -62,6 +68,15 @@ class ShapeExplorers(BaseModel):
     )
 
 
+class VerdictShown(BaseModel):
+    call: str
+    alias: str = Field(description="the judged model's alias now")
+    useful: bool
+    actor: str = Field(description="who gave it: the gateway key's name, or `local`")
+    source: str | None = Field(description="where it was given from (`claude-code`); null: not said")
+    at: datetime
+
+
 class RecordShown(BaseModel):
     collection: str | None = Field(
         description="the collection the record is narrowed to; null: the whole bench"
@@ -73,6 +88,11 @@ class RecordShown(BaseModel):
     timeline: Timeline
     explorers: dict[str, ShapeExplorers] = Field(
         description="per shape shown (general when the record is empty), the next explorer seats and why"
+    )
+    source: str | None = Field(description="the source the verdict list is narrowed to; null: every one")
+    sources: list[str] = Field(description="every source verdicts were given from, sorted")
+    verdicts: list[VerdictShown] = Field(
+        description=f"the {NEWEST_VERDICTS} newest current verdicts (of the collection and source asked)"
     )
 
 
@@ -93,6 +113,25 @@ def find_collection(collections: Mapping[str, CollectionInfo], asked: str) -> Co
         known = ", ".join(f"bench/{n}" for n in sorted(collections)) or "none yet"
         raise NotFound(f"no collection `{name}`; collections: {known}", param="collection")
     return collections[name]
+
+
+def checked_source(source: str) -> str | None:
+    """The asked source (None for every one); a 400 when it is no source a verdict could carry."""
+    asked = source.strip() or None
+    if asked is not None and not re.fullmatch(SOURCE_PATTERN, asked):
+        raise BadRequest(f"`{asked[:60]}` is no verdict source (e.g. `claude-code`)", param="source")
+    return asked
+
+
+def _listed(verdict: ListedVerdict) -> dict[str, Any]:
+    return {
+        "call": verdict.call,
+        "alias": verdict.alias,
+        "useful": verdict.useful,
+        "actor": verdict.actor,
+        "source": verdict.source,
+        "at": verdict.at.isoformat(),
+    }
 
 
 def _timeline(days: list[DayVerdicts]) -> dict[str, Any]:
@@ -122,9 +161,10 @@ def _explorers(preview: ShapePreview) -> dict[str, Any]:
 
 
 async def read_record(
-    db: Database, collection: CollectionInfo | None, shape: str | None, today: date
+    db: Database, collection: CollectionInfo | None, shape: str | None, today: date, source: str | None = None
 ) -> dict[str, Any]:
-    """The record as the page draws it (`RecordShown`), narrowed to `collection` and `shape` when given."""
+    """The record as the page draws it (`RecordShown`), narrowed to `collection` and `shape` when given;
+    `source` narrows the list of newest verdicts (the estimates stay the whole record's)."""
     name = None if collection is None else collection.name
     standings = await read_standings(db, name, shape)
     shown = [shape] if shape is not None else list(standings) or ["general"]
@@ -136,14 +176,18 @@ async def read_record(
         "standings": standings,
         "timeline": _timeline(days),
         "explorers": {preview.shape: _explorers(preview) for preview in previews},
+        "source": source,
+        "sources": await db.verdicts.sources(),
+        "verdicts": [_listed(v) for v in await db.verdicts.newest(name, source, most=NEWEST_VERDICTS)],
     }
 
 
 @router.get("/record", response_model=RecordShown)
-async def record(request: Request, collection: str = "", shape: str = "") -> Response:
-    """The ranked record per shape, verdicts per day, and the next explorer seats; narrowed by
-    `collection` (`core` or `bench/core`) and `shape` when given."""
+async def record(request: Request, collection: str = "", shape: str = "", source: str = "") -> Response:
+    """The ranked record per shape, verdicts per day, the next explorer seats and the newest verdicts;
+    narrowed by `collection` (`core` or `bench/core`) and `shape` when given, the newest verdicts by
+    `source` (`claude-code`)."""
     db = services(request).db
     asked = find_collection((await db.bench.snapshot()).collections, collection)
     today = datetime.now(UTC).date()
-    return json_response(await read_record(db, asked, checked_shape(shape), today))
+    return json_response(await read_record(db, asked, checked_shape(shape), today, checked_source(source)))

@@ -83,6 +83,9 @@ class SeedAsked(BaseModel):
     ready: bool = Field(
         default=False, description="false (default): the pairs are drafts until a person checks them"
     )
+    whole_file: bool = Field(
+        default=False, description="show the whole module (100–400 lines), the fault anywhere in it"
+    )
 
 
 class PairShown(BaseModel):
@@ -112,7 +115,7 @@ async def list_repos(request: Request) -> Repos:
 @router.put("/suite/repos/{name}", response_model=RepoShown, openapi_extra=json_body(RepoAsked))
 async def register_repo(request: Request, name: str) -> RepoShown:
     """Register a folder on the server's machine under `name` (a known name moves to the new folder)."""
-    asked = _valid(RepoAsked, await read_json_object(request, MAX_BODY))
+    asked = valid(RepoAsked, await read_json_object(request, MAX_BODY))
     file = repos_file(services(request).settings.data_dir)
     path = await asyncio.to_thread(register, file, name, asked.path, name_field="name")
     return RepoShown(name=name, path=str(path))
@@ -121,20 +124,22 @@ async def register_repo(request: Request, name: str) -> RepoShown:
 @router.post("/suite/seed", response_model=Seeded, openapi_extra=json_body(SeedAsked))
 async def seed(request: Request) -> Seeded:
     """Plant bugs in the registered repository's functions and write each with its control."""
-    asked = _valid(SeedAsked, await read_json_object(request, MAX_BODY))
+    asked = valid(SeedAsked, await read_json_object(request, MAX_BODY))
     plan = SeedPlan(
         repo=asked.repo,
         count=asked.count,
         kinds=tuple(Kind(kind) for kind in asked.kinds) if asked.kinds else tuple(Kind),
         seed=secrets.randbelow(MAX_SEED) if asked.seed is None else asked.seed,
         draft=not asked.ready,
+        whole_file=asked.whole_file,
     )
     pairs = await asyncio.to_thread(seed_into, services(request).settings.data_dir, plan)
     written = [PairShown.model_validate(pair.summary()) for pair in pairs]
     return Seeded(repo=plan.repo, seed=plan.seed, asked=plan.count, written=written)
 
 
-def _valid(model: type[Asked], body: dict[str, object]) -> Asked:
+def valid(model: type[Asked], body: dict[str, object]) -> Asked:
+    """The body read as `model`, or the refusal FastAPI words for its own body errors."""
     try:
         return model.model_validate(body)
     except ValidationError as exc:

@@ -2,7 +2,8 @@
 
 Retired models are grouped too, under the endpoint they were on, or under
 "Removed endpoints" when that endpoint is gone. Each model's health is its
-status as `GET /api/health` gives it.
+status as `GET /api/health` gives it, and a model whose newest answered seat
+named another model says which (`served_as`: a provider may be swapping it).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ class Roster:
     retired_count: int
     health: dict[str, Health]
     """Each checked model's status, by alias."""
+    served_as: dict[int, str] = field(default_factory=dict)
+    """The model each model's newest answered seat named instead of it, by model id."""
 
 
 def model_fill(model: ModelRecord) -> dict[str, Any]:
@@ -75,4 +78,6 @@ async def read_roster(services: Services) -> Roster:
     endpoints = await services.db.endpoints.list()
     models = await services.db.models.list(include_retired=True)
     health = {found.alias: found.health for found in await services.health.report()}
-    return Roster(grouped(endpoints, models), endpoints, sum(1 for m in models if m.retired), health)
+    served_as = await services.db.panels.served.last_by_model()
+    retired = sum(1 for m in models if m.retired)
+    return Roster(grouped(endpoints, models), endpoints, retired, health, served_as)

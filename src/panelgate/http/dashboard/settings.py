@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from panelgate.http.access.budgets import KeySpent
 from panelgate.http.services import Services
 from panelgate.jobs.runner import SchedulerView
 from panelgate.store.gateway_keys import GatewayKeyRecord
@@ -17,6 +18,8 @@ from panelgate.store.gateway_keys import GatewayKeyRecord
 @dataclass(frozen=True)
 class SettingsView:
     keys: list[GatewayKeyRecord]
+    spent: dict[int, KeySpent]
+    """What each active key with a budget spent this UTC day and month (by key id)."""
     collections: list[str]
     scheduler: SchedulerView
     runner: str
@@ -37,8 +40,11 @@ def runner_words(view: SchedulerView) -> str:
 
 async def read_settings(services: Services) -> SettingsView:
     scheduler = await services.scheduler.view()
+    keys = await services.db.keys.list()
+    budgeted = [key for key in keys if key.budgets.any and not key.revoked]
     return SettingsView(
-        keys=await services.db.keys.list(),
+        keys=keys,
+        spent={key.id: await services.key_spend.spent(key) for key in budgeted},
         collections=[c.name for c in await services.db.collections.list()],
         scheduler=scheduler,
         runner=runner_words(scheduler),

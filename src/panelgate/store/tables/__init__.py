@@ -48,6 +48,7 @@ from panelgate.store.tables.record import (
     verdicts,
 )
 from panelgate.store.tables.suite import suite_answers
+from panelgate.store.tables.tallies import verdict_days, verdict_tallies
 
 __all__ = [
     "UtcDateTime",
@@ -91,5 +92,7 @@ __all__ = [
     "usage_ledger",
     "utcnow",
     "verdict_better_than",
+    "verdict_days",
+    "verdict_tallies",
     "verdicts",
 ]

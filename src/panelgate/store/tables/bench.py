@@ -3,7 +3,7 @@ the count of edits every process watches, and the change log."""
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, ForeignKey, Index, Integer, Table, Text, func, text
+from sqlalchemy import BigInteger, Boolean, Column, Float, ForeignKey, Index, Integer, Table, Text, func, text
 
 from panelgate.store.tables.columns import UtcDateTime, json_column, metadata
 
@@ -22,6 +22,7 @@ endpoints = Table(
     Column("updated_at", UtcDateTime, nullable=False),
     Column("hub", Text, nullable=True),
     Column("admin_key_name", Text, nullable=True),
+    Column("preferred", Boolean, nullable=False, server_default=text("false")),
 )
 """`hub`: which hub program serves behind `base_url` (litellm, openwebui, cliproxy; null for any other
 endpoint); `admin_key_name` names the secret its admin API takes (migration 0019)."""
@@ -120,6 +121,10 @@ gateway_keys = Table(
     Column("created_at", UtcDateTime, nullable=False),
     Column("last_used_at", UtcDateTime, nullable=True),
     Column("revoked_at", UtcDateTime, nullable=True),
+    Column("tokens_per_day", BigInteger, nullable=True),
+    Column("tokens_per_month", BigInteger, nullable=True),
+    Column("cost_per_day", Float, nullable=True),
+    Column("cost_per_month", Float, nullable=True),
 )
 
 config_version = Table(

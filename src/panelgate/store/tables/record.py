@@ -45,6 +45,10 @@ seats = Table(
     Column("error", Text, nullable=False),
     Column("tokens_in", Integer, nullable=True),
     Column("tokens_out", Integer, nullable=True),
+    # the model the reply named when it was not the one asked (null: the one asked, or none named)
+    Column("served_as", Text, nullable=True),
+    # times the seat was asked: 2 when an empty answer cut at the token limit was asked again
+    Column("attempts", Integer, nullable=False, server_default=text("1")),
 )
 Index("ix_seats_panel", seats.c.panel)
 
@@ -73,6 +77,8 @@ verdicts = Table(
     Column("false_claims", json_column(), nullable=False),
     Column("at", UtcDateTime, nullable=False),
     Column("actor", Text, nullable=False),
+    # where the verdict was given from, as its caller said (`claude-code`); null: not said
+    Column("source", Text, nullable=True),
 )
 Index("ix_verdicts_call", verdicts.c.call)
 Index("ix_verdicts_at", verdicts.c.at)

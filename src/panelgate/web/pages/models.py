@@ -33,4 +33,5 @@ async def models_page(request: Request) -> HTMLResponse:
         retired_count=roster.retired_count,
         model_fill=model_fill,
         health=roster.health,
+        served_as=roster.served_as,
     )

@@ -6,7 +6,9 @@ how sure it is: each model's estimated share of useful answers with its
 and, when "better than" verdicts were given, its pairwise strength. Below:
 verdicts per day (is the record still being fed?) and, per shape, the order
 the explorer rule would seat candidates on the next panel, with the reason
-for each.
+for each. Last, the newest verdicts one by one with who gave them and from
+where (`claude-code`), filtered by source, so a person can tell their own
+verdicts from an agent's.
 
 The page draws `http/admin/record.read_record`, the reading `GET /api/record`
 returns; static/record.js polls that route every 2 s while the tab is
@@ -21,7 +23,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import HTMLResponse
 
 from panelgate.core.errors import GatewayError
-from panelgate.http.admin.record import checked_shape, find_collection, read_record
+from panelgate.http.admin.record import checked_shape, checked_source, find_collection, read_record
 from panelgate.http.services import Services
 from panelgate.web.estimate_svg import estimate_bar, hundredths, percent, timeline_chart
 from panelgate.web.frame import render
@@ -45,18 +47,23 @@ def seats_line(seats: int, floor: int, rule: str, collection: str | None) -> str
 
 
 @router.get("/record")
-async def record_page(request: Request, collection: str = "", shape: str = "") -> HTMLResponse:
-    """`?collection=` narrows the record to one collection's verdicts, `?shape=` to one shape; an
-    unknown one shows the whole record, saying so."""
+async def record_page(
+    request: Request, collection: str = "", shape: str = "", source: str = ""
+) -> HTMLResponse:
+    """`?collection=` narrows the record to one collection's verdicts, `?shape=` to one shape,
+    `?source=` the newest verdicts to one source; an unknown one shows the whole record, saying so."""
     services: Services = request.app.state.services
     collections = (await services.db.bench.snapshot()).collections
     note = ""
     try:
         asked, asked_shape = find_collection(collections, collection), checked_shape(shape)
+        asked_source = checked_source(source)
     except GatewayError as refused:
         said = refused.message
-        asked, asked_shape, note = None, None, f"{said[:1].upper()}{said[1:]}. Showing the whole record."
-    record = await read_record(services.db, asked, asked_shape, datetime.now(UTC).date())
+        asked, asked_shape, asked_source = None, None, None
+        note = f"{said[:1].upper()}{said[1:]}. Showing the whole record."
+    today = datetime.now(UTC).date()
+    record = await read_record(services.db, asked, asked_shape, today, asked_source)
     return await render(
         request,
         "record",

@@ -56,6 +56,7 @@ async def settings_page(request: Request) -> HTMLResponse:
         request,
         "settings",
         keys=shown.keys,
+        spent=shown.spent,
         collections=shown.collections,
         theme_notes=THEME_NOTES,
         theme_cookie=THEME_COOKIE,

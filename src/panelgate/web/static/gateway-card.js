@@ -69,6 +69,7 @@
       chip.append(mark);
     }
     chip.append(`${seat.label} · ${seat.alias}`);
+    if (seat.served_as) chip.append(element("small", "served-as", ` answered as ${seat.served_as}`));
     const judged = verdict ? (verdict.useful ? ", judged useful" : ", judged not useful")
       : answered(seat) && owes ? ", verdict owed" : "";
     chip.append(hiddenWords(`, ${STATUS[seat.status] ?? seat.status}${judged}`));

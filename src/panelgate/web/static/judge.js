@@ -121,9 +121,11 @@
     const badge = element("kbd", "seat-number", String(n));
     badge.setAttribute("aria-hidden", "true");
     heading.append(badge, element("span", "sr-only", `Seat ${n}: `), `${seat.label} · ${seat.alias}`);
-    const status = `${STATUS[seat.status] ?? seat.status} in ${seat.seconds.toFixed(1)} s`;
+    const asked = seat.attempts > 1 ? `, asked ${seat.attempts} times` : "";
+    const status = `${STATUS[seat.status] ?? seat.status} in ${seat.seconds.toFixed(1)} s${asked}`;
     const said = element("span", `chip ${seat.status}`, status);
     head.append(heading, said);
+    if (seat.served_as) head.append(element("span", "muted served-as", `answered as ${seat.served_as}`));
     const answer = element("div", "answer", "Reading the answer…");
     answer.setAttribute("role", "region");
     answer.setAttribute("aria-label", `Answer of seat ${n}, ${seat.alias}`);

@@ -1,5 +1,6 @@
 // The Record page kept live: reads GET /api/record every 2 s while the tab is visible and, when the
-// reading changed, redraws the standings, the verdicts per day and the next explorer seats. Everything
+// reading changed, redraws the standings, the verdicts per day, the next explorer seats and the newest
+// verdicts (with the sources seen, for the "Verdicts from" filter). Everything
 // is built with DOM calls and textContent (the pictures with createElementNS), drawing what the server
 // drew first: the sizes and formulas are src/panelgate/web/estimate_svg.py's, the words
 // templates/record.html's and pages/record.py's. A change there is a change here.
@@ -12,12 +13,15 @@
   const TIMELINE = { width: 600, height: 160, left: 34, right: 22, top: 12, bottom: 26, labelEvery: 7, barShare: 0.7 };
   const form = document.getElementById("record-filter");
   const select = document.getElementById("record-collection");
+  const sourceSelect = document.getElementById("record-source");
+  const newest = document.getElementById("verdicts-body");
   const standings = document.getElementById("standings-body");
   const dayBars = document.getElementById("timeline-bars");
   const total = document.getElementById("timeline-total");
   const explorers = document.getElementById("explorers-body");
   const shape = form.dataset.shape;
   let collection = form.dataset.collection;
+  let source = form.dataset.source;
   let drawn = ""; // the reading last drawn, as JSON: an unchanged poll leaves the page alone
   let failed = false;
 
@@ -26,14 +30,15 @@
     const query = new URLSearchParams();
     if (collection) query.set("collection", collection);
     if (shape) query.set("shape", shape);
+    if (source) query.set("source", source);
     return query.toString();
   }
 
   async function read() {
-    const asked = collection;
+    const asked = address();
     try {
-      const record = await panelgate.api("GET", `/api/record?${address()}`);
-      if (asked === collection) draw(record);
+      const record = await panelgate.api("GET", `/api/record?${asked}`);
+      if (asked === address()) draw(record);
       if (failed) panelgate.say("");
       failed = false;
     } catch (failure) {
@@ -261,6 +266,64 @@
     return section;
   }
 
+  function verdictRow(verdict) {
+    const line = element("tr");
+    line.dataset.call = verdict.call;
+    const call = element("th");
+    call.scope = "row";
+    call.append(element("code", "", verdict.call));
+    line.append(
+      call,
+      element("td", "", verdict.alias),
+      element("td", "", verdict.useful ? "useful" : "not useful"),
+      element("td", "", verdict.actor),
+      element("td", "source", verdict.source || "not said"),
+      element("td", "", verdict.at.slice(0, 16).replace("T", " ")),
+    );
+    return line;
+  }
+
+  function drawVerdicts(record) {
+    if (!record.verdicts.length) {
+      const from = record.source ? ` from ${record.source}` : "";
+      const on = record.collection ? ` on bench/${record.collection}` : "";
+      const empty = element("p", "card", `No verdicts${from}${on} yet.`);
+      empty.id = "no-listed-verdicts";
+      newest.replaceChildren(empty);
+      return;
+    }
+    const heads = element("tr");
+    for (const column of ["Call", "Model", "Verdict", "By", "Source", "When (UTC)"]) {
+      const head = element("th", "", column);
+      head.scope = "col";
+      heads.append(head);
+    }
+    const thead = element("thead");
+    thead.append(heads);
+    const tbody = element("tbody");
+    tbody.append(...record.verdicts.map(verdictRow));
+    const table = element("table", "verdicts");
+    const caption = `Newest verdicts${record.source ? ` from ${record.source}` : ""}, newest first`;
+    table.append(element("caption", "sr-only", caption), thead, tbody);
+    const wrap = element("div", "table-wrap");
+    wrap.append(table);
+    newest.replaceChildren(wrap);
+  }
+
+  // A source seen for the first time joins the choices; the one chosen stays chosen.
+  function drawSources(sources) {
+    const shown = [...sourceSelect.options].slice(1).map((option) => option.value);
+    if (shown.join() === sources.join()) return;
+    const all = sourceSelect.options[0];
+    const options = sources.map((name) => {
+      const option = element("option", "", name);
+      option.value = name;
+      option.selected = name === source;
+      return option;
+    });
+    sourceSelect.replaceChildren(all, ...options);
+  }
+
   function draw(record) {
     const now = JSON.stringify(record);
     if (now === drawn) return;
@@ -270,17 +333,22 @@
     explorers.replaceChildren(
       ...Object.entries(record.explorers).map(([name, preview]) => shapeExplorers(name, preview, record.collection)),
     );
+    drawSources(record.sources);
+    drawVerdicts(record);
   }
 
   // ---- choosing a collection -------------------------------------------------------------------------
   document.getElementById("record-show").hidden = true; // a choice redraws at once
   form.addEventListener("submit", (event) => event.preventDefault());
-  select.addEventListener("change", () => {
+  function chosen() {
     collection = select.value;
+    source = sourceSelect.value;
     const query = address();
     history.replaceState(null, "", query ? `/record?${query}` : "/record");
     document.getElementById("record-note")?.remove();
     reader.now();
-  });
+  }
+  select.addEventListener("change", chosen);
+  sourceSelect.addEventListener("change", chosen);
   reader.now();
 })();

@@ -1,0 +1,204 @@
+"""How cost grows with the record: panelgate measured on an empty store, then on one with 1,000,000 panels.
+
+    .venv/bin/python benchmarks/growth.py                                   # SQLite, 1,000,000 panels
+    .venv/bin/python benchmarks/growth.py --database-url postgresql://u@127.0.0.1:5432/empty_db
+    .venv/bin/python benchmarks/growth.py --panels 100000 --sequential 50   # a quick look
+
+Every seat of every panel is kept, and seating, the owed verdicts, the
+record and the pages all read that record: a query that scans it is fast on
+day one and slow a year later. So one run measures the same things twice on
+the same store and machine: first empty (freshly configured through the
+admin API with the 3-seat collection against the fake upstream), then after
+`growth_fill.py` has written `--panels` panels (3 seats each, verdicts on a
+third) straight into its tables. Measured each time: a panel's overhead
+(sequential panels' latency minus the upstream's fixed latency, and
+panels/s at `--concurrency`), `GET /bench/record`, `GET /bench/pending`,
+the Record page with the JSON it polls, and the Gateway page with the
+panels its card polls. The report goes to stdout and to
+`benchmarks/reports/growth-<database>-<timestamp>.md`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shlex
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from gateways import (
+    MEMBERS,
+    MODEL_ID,
+    Gateway,
+    chat_body,
+    check_panel,
+    configure_panelgate,
+    start_panelgate,
+)
+from growth_fill import FillPlan, FillResult, fill
+from growth_timing import Timing, panel_overhead, time_gets
+from harness import git_describe
+from load import Level, have_wrk, run_driver, run_wrk
+from processes import start_upstream
+from report import machine_lines
+
+HERE = Path(__file__).resolve().parent
+REPORTS = HERE / "reports"
+READS = (
+    ("`GET /bench/record`", "/bench/record", 100.0),
+    ("`GET /bench/pending`", "/bench/pending", 100.0),
+    ("Record page `GET /record`", "/record", 300.0),
+    ("Record page's poll `GET /api/record`", "/api/record?", 300.0),
+    ("Gateway page `GET /gateway`", "/gateway", 300.0),
+    (
+        "Gateway card's poll `GET /api/panels?limit=30&answers=false`",
+        "/api/panels?limit=30&answers=false",
+        300.0,
+    ),
+)
+"""What is read, where, and the bar (ms, p50) issue 23 sets with 1,000,000 panels in the store."""
+
+
+@dataclass
+class Measured:
+    overhead: Timing
+    rate: float
+    reads: dict[str, Timing]
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--panels", type=int, default=1_000_000, help="panels to fill the store with")
+    parser.add_argument("--days", type=float, default=90.0, help="days the filled panels are spread over")
+    parser.add_argument("--batch", type=int, default=5_000, help="panels per insert transaction")
+    parser.add_argument(
+        "--database-url", help="an empty PostgreSQL database (default: SQLite in a temp folder)"
+    )
+    parser.add_argument("--sequential", type=int, default=200, help="sequential panels for the overhead")
+    parser.add_argument("--requests", type=int, default=20, help="timed requests per read, after a warm-up")
+    parser.add_argument("--concurrency", type=int, default=16, help="in-flight panels for panels/s")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds of the panels/s level")
+    parser.add_argument("--latency-ms", type=float, default=50.0, help="the upstream's answer time")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the temp folder (the SQLite store and logs)"
+    )
+    return parser.parse_args()
+
+
+def say(message: str) -> None:
+    print(f"[{datetime.now():%H:%M:%S}] {message}", file=sys.stderr, flush=True)
+
+
+def store_url(args: argparse.Namespace, workdir: Path) -> str:
+    """The store both servers and the fill share: the given PostgreSQL database or one SQLite file."""
+    if args.database_url:
+        return args.database_url
+    return f"sqlite+aiosqlite:///{workdir / 'growth.db'}"
+
+
+def async_url(url: str) -> str:
+    if url.startswith(("postgres://", "postgresql://")):
+        return "postgresql+asyncpg://" + url.split("://", 1)[1]
+    return url
+
+
+def measure(args: argparse.Namespace, gateway: Gateway, workdir: Path) -> Measured:
+    overhead = panel_overhead(gateway, args.sequential, args.latency_ms)
+    body = workdir / "body.json"
+    body.write_bytes(chat_body(MODEL_ID, stream=False))
+    level = Level(gateway.chat_url, body, args.concurrency, args.seconds, 2.0, 10.0)
+    load = run_wrk(level) if have_wrk() else run_driver(level, sys.executable)
+    reads = {path: time_gets(gateway.base_url, path, args.requests) for _, path, _ in READS}
+    return Measured(overhead, load.rate, reads)
+
+
+def serve_and_measure(
+    args: argparse.Namespace, workdir: Path, upstream: str, url: str, configure: Callable[[str, str], None]
+) -> Measured:
+    workdir.mkdir()
+    gateway = start_panelgate(workdir, upstream, url, configure=configure)
+    try:
+        check_panel(gateway, stream=False)
+        return measure(args, gateway, workdir)
+    finally:
+        gateway.service.stop()
+
+
+def render(args: argparse.Namespace, url: str, empty: Measured, full: Measured, filled: FillResult) -> str:
+    database = "PostgreSQL" if url.startswith("postgres") else "SQLite"
+    rate = filled.panels / filled.seconds if filled.seconds else 0.0
+    lines = [
+        f"# How cost grows with the record: {database}, {filled.panels:,} panels",
+        "",
+        f"- run: {datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; command: "
+        f"`{shlex.join(['benchmarks/growth.py', *sys.argv[1:]])}`; panelgate tree at {git_describe()}",
+        f"- collection `{MODEL_ID}`: {len(MEMBERS)} member seats, 0 explorers; the fake upstream answers"
+        f" every call in {args.latency_ms:g} ms",
+        f"- fill: {filled.panels:,} panels, {filled.seats:,} seats (and as many evidence rows),"
+        f" {filled.verdicts:,} verdicts over {args.days:g} days, in {filled.seconds:.0f} s"
+        f" ({rate:,.0f} panels/s, {args.batch:,} panels a transaction)",
+        f"- overhead: {args.sequential} sequential panels, latency minus {args.latency_ms:g} ms;"
+        f" panels/s: {args.seconds:g} s at c={args.concurrency} after 2 s warm-up"
+        f" ({'wrk' if have_wrk() else 'the asyncio driver'})",
+        f"- reads: {args.requests} sequential requests each after 3 warm-up ones, one kept-alive connection",
+        *machine_lines(),
+        "",
+        "| measure | empty | filled | bar (filled) |",
+        "|---|---|---|---|",
+        f"| panel overhead p50 / p95 ms | {empty.overhead} | {full.overhead} |"
+        f" p50 within 1 ms of empty: {met(full.overhead.p50 - empty.overhead.p50 <= 1.0)} |",
+        f"| panels/s, c={args.concurrency} | {empty.rate:.0f} | {full.rate:.0f} | |",
+    ]
+    for label, path, bar in READS:
+        after = full.reads[path]
+        lines.append(
+            f"| {label} p50 / p95 ms | {empty.reads[path]} | {after} | ≤ {bar:g}: {met(after.p50 <= bar)} |"
+        )
+    return "\n".join(lines)
+
+
+def met(done: bool) -> str:
+    return "met" if done else "**missed**"
+
+
+def save(text: str, url: str) -> Path:
+    REPORTS.mkdir(exist_ok=True)
+    database = "postgresql" if url.startswith("postgres") else "sqlite"
+    out = REPORTS / f"growth-{database}-{datetime.now():%Y%m%d-%H%M%S}.md"
+    out.write_text(text + "\n", encoding="utf-8")
+    return out
+
+
+def main() -> int:
+    args = parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="panelgate-growth-"))
+    url = store_url(args, workdir)
+    upstream, port = start_upstream(
+        HERE / "upstream.py", sys.executable, args.latency_ms, MEMBERS, workdir / "up.log"
+    )
+    upstream_base = f"http://127.0.0.1:{port}"
+    try:
+        say(f"empty store; logs in {workdir}")
+        empty = serve_and_measure(args, workdir / "empty", upstream_base, url, configure_panelgate)
+        say(f"empty: overhead {empty.overhead} ms, {empty.rate:.0f} panels/s; filling {args.panels:,} panels")
+        plan = FillPlan(args.panels, args.days, args.batch, MODEL_ID.removeprefix("bench/"))
+        filled = asyncio.run(fill(async_url(url), plan, say))
+        say(f"filled in {filled.seconds:.0f} s; measuring again")
+        full = serve_and_measure(args, workdir / "filled", upstream_base, url, lambda _base, _up: None)
+    finally:
+        upstream.stop()
+    text = render(args, url, empty, full, filled)
+    print(text)
+    say(f"saved {save(text, url)}")
+    if not args.keep:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
