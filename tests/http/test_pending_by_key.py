@@ -8,7 +8,6 @@ old install could have them.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 from tests.http.helpers import hello
 from tests.http.key_helpers import get, keyed_bench, post
 from tests.mcp_tools.mcp_helpers import as_json, mcp_client
-from tests.support.gateway import Gateway
+from tests.support.gateway import Gateway, run_sql
 from tests.support.upstream import FakeUpstream
 
 
@@ -35,17 +34,7 @@ def _make(gateway: Gateway, name: str) -> Key:
 
 def _rename_in_database(gateway: Gateway, key: Key, name: str) -> None:
     """What an install from before the rule may hold: a key renamed straight in its database."""
-    statement = f"UPDATE gateway_keys SET name = '{name}' WHERE id = {key.id}"
-    if gateway.database is not None:
-        url = gateway.extra_env["PANELGATE_DATABASE_URL"]
-        subprocess.run(
-            ["psql", url, "-v", "ON_ERROR_STOP=1", "-qc", statement], check=True, capture_output=True
-        )
-        return
-    import sqlite3
-
-    with sqlite3.connect(gateway.home / "panelgate.db") as connection:
-        connection.execute(statement)
+    run_sql(gateway, f"UPDATE gateway_keys SET name = '{name}' WHERE id = {key.id}")
 
 
 def _ask(gateway: Gateway, key: str | None) -> set[str]:

@@ -337,12 +337,13 @@ def break_recording(gateway: Gateway) -> None:
     fails at the end, after its reply started, which is what tests of errors
     inside a stream need.
     """
-    statement = "ALTER TABLE seats RENAME TO seats_gone"
+    run_sql(gateway, "ALTER TABLE seats RENAME TO seats_gone")
+
+
+def run_sql(gateway: Gateway, statement: str) -> None:
+    """One SQL statement on the gateway's own database, PostgreSQL or SQLite, as an operator would."""
     if gateway.database is not None:
-        url = gateway.extra_env["PANELGATE_DATABASE_URL"]
-        subprocess.run(
-            ["psql", url, "-v", "ON_ERROR_STOP=1", "-qc", statement], check=True, capture_output=True
-        )
+        psql(gateway.extra_env["PANELGATE_DATABASE_URL"], statement)
         return
     import sqlite3
 
