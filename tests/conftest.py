@@ -12,6 +12,7 @@ from tests.catalog.loopback import CatalogServer, catalog_server
 from tests.support.gateway import TEST_REDIS_URL, Gateway
 from tests.support.oauth_provider import OAuthProvider
 from tests.support.redis_server import RedisServer
+from tests.support.shared_tls import share_tls_contexts
 from tests.support.upstream import FakeUpstream
 
 # The tests' gateways call loopback servers; a developer's proxy settings would send those calls
@@ -19,6 +20,8 @@ from tests.support.upstream import FakeUpstream
 for proxy_variable in ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY"):
     os.environ.pop(proxy_variable, None)
     os.environ.pop(proxy_variable.lower(), None)
+
+share_tls_contexts()
 
 
 @pytest.fixture(scope="session")

@@ -47,6 +47,8 @@ def test_seating_refuses_a_prompt_larger_than_a_learned_window_without_sending_i
 ) -> None:
     refuse_with_window(upstream, 4096)
     ask(bench, hello())
+    # The lesson is written beside the reply, not before it: a person sees it in the facts first.
+    assert window(bench)["value"] == 4096
     upstream.reset()
     refused = ask(bench, big_prompt(6000))
     assert refused.status_code == 413
