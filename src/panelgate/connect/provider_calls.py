@@ -10,6 +10,10 @@ travels in the body.
 Nothing here logs, and a refusal's words are the provider's error code and
 description, cut short and scrubbed of anything key-like: they reach pages
 and the database.
+
+authlib (with the cryptography it loads, about 12 MB) is imported where a
+sign-in or a renewal first needs it, not when the gateway starts: most
+gateways never sign in anywhere.
 """
 
 from __future__ import annotations
@@ -20,9 +24,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 import httpx2
-from authlib.integrations.httpx_client import AsyncOAuth2Client, OAuthError  # type: ignore[import-untyped]
-from authlib.oauth2 import OAuth2Client  # type: ignore[import-untyped]
-from authlib.oauth2.rfc7636 import create_s256_code_challenge  # type: ignore[import-untyped]
 
 from panelgate.connect.providers import Provider
 from panelgate.upstream import redact
@@ -64,6 +65,8 @@ class DeviceGrant:
 
 def key_page_url(provider: Provider, callback: str, verifier: str) -> str:
     """The key flow's page: the provider sends the browser back to `callback` with `?code=`."""
+    from authlib.oauth2.rfc7636 import create_s256_code_challenge  # type: ignore[import-untyped]
+
     query = {
         "callback_url": callback,
         "code_challenge": create_s256_code_challenge(verifier),
@@ -77,6 +80,8 @@ class ProviderCalls:
         self._timeout_s = timeout_s
 
     def _client(self, provider: Provider, client_id: str | None, redirect_uri: str | None = None) -> Any:
+        from authlib.integrations.httpx_client import AsyncOAuth2Client  # type: ignore[import-untyped]
+
         return AsyncOAuth2Client(
             client_id=client_id,
             scope=provider.scope,
@@ -90,6 +95,8 @@ class ProviderCalls:
         self, provider: Provider, client_id: str, redirect_uri: str, state: str, verifier: str
     ) -> str:
         """Where the browser signs in (authorization code + PKCE S256); builds a URL, sends nothing."""
+        from authlib.oauth2 import OAuth2Client  # type: ignore[import-untyped]
+
         client = OAuth2Client(
             None,
             client_id=client_id,
@@ -156,6 +163,8 @@ class ProviderCalls:
         self, provider: Provider, client_id: str, device_code: str, interval_s: float, now: datetime
     ) -> Tokens:
         """The tokens, once the person approved; `DevicePending` until then (`slow_down`: 5 s more)."""
+        from authlib.integrations.httpx_client import OAuthError
+
         async with self._client(provider, client_id) as client:
             try:
                 token = await client.fetch_token(
@@ -204,6 +213,8 @@ class ProviderCalls:
 
 async def _asking(provider: Provider, call: Any) -> Any:
     """Await one call to the provider, its failures turned into a `SigninRefused`."""
+    from authlib.integrations.httpx_client import OAuthError
+
     try:
         reply = await call
     except OAuthError as exc:

@@ -61,7 +61,7 @@ def section(result: SeatResult) -> str:
 
 def footer(panel_calls: Sequence[str]) -> str:
     """How to record a verdict on each call of the panel."""
-    calls = ", ".join(f"`{call}`" for call in panel_calls)
+    calls = ", ".join([f"`{call}`" for call in panel_calls])
     listing = f" Calls: {calls}." if calls else ""
     return f"---\nWas an answer useful? Record a verdict per call id with {VERDICT_HOW}.{listing}\n"
 
@@ -73,5 +73,5 @@ def fallback_note(why: str) -> str:
 
 def merged_footer(merger: SeatResult, seats: Sequence[SeatResult]) -> str:
     """After a merged answer: who merged it (and its call id) and how each seat went."""
-    statuses = ", ".join(f"{seat.label} `{seat.alias}` {seat.status} (`{seat.call}`)" for seat in seats)
+    statuses = ", ".join([f"{seat.label} `{seat.alias}` {seat.status} (`{seat.call}`)" for seat in seats])
     return f"\n\n_Merged by `{merger.alias}` (`{merger.call}`) from: {statuses or 'no seats'}._\n\n"

@@ -24,6 +24,7 @@ Measure = Literal["requests", "tokens", "input_tokens", "output_tokens"]
 Style = Literal["openai", "anthropic", "openrouter", "gemini"]
 
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
+_STATING_PREFIXES = ("anthropic-ratelimit-", "x-ratelimit-")
 _OPENAI_MEASURES: dict[str, Measure] = {"requests": "requests", "tokens": "tokens"}
 _ANTHROPIC_MEASURES: dict[str, Measure] = {
     "requests": "requests",
@@ -132,11 +133,15 @@ def read_headers(raw: Mapping[str, str], now: datetime) -> StatedLimits | None:
     """The limits a response's headers state, or None when they state none."""
     headers = {k.lower(): v for k, v in raw.items()}
     retry_at = _retry_at(headers, now)
+    # Read on every upstream reply: most state nothing, and those that do state it in a few names.
+    stating = [k for k in headers if k.startswith(_STATING_PREFIXES)]
+    if not stating:
+        return None if retry_at is None else StatedLimits("openai", (), retry_at)
     windows: list[StatedWindow] = []
     style: Style | None = None
     for suffix, measure in _ANTHROPIC_MEASURES.items():
         prefix = f"anthropic-ratelimit-{suffix}-"
-        if any(k.startswith(prefix) for k in headers):
+        if any([k.startswith(prefix) for k in stating]):
             style = "anthropic"
             windows.append(
                 StatedWindow(
@@ -148,11 +153,11 @@ def read_headers(raw: Mapping[str, str], now: datetime) -> StatedLimits | None:
             )
     for suffix, measure in _OPENAI_MEASURES.items():
         names = [f"x-ratelimit-{part}-{suffix}" for part in ("limit", "remaining", "reset")]
-        if any(name in headers for name in names):
+        if any([name in headers for name in names]):
             style = style or "openai"
-            limit, remaining, reset = (headers.get(name) for name in names)
+            limit, remaining, reset = [headers.get(name) for name in names]
             windows.append(StatedWindow(measure, _int(limit), _int(remaining), _instant(reset, now)))
-    if not windows and any(k in headers for k in ("x-ratelimit-limit", "x-ratelimit-remaining")):
+    if not windows and ("x-ratelimit-limit" in headers or "x-ratelimit-remaining" in headers):
         style = "openrouter"
         windows.append(_openrouter_window(headers, now))
     if style is None:

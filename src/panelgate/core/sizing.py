@@ -40,8 +40,8 @@ def _part_text(part: Any) -> str | None:
 
 def message_text(message: ChatMessage) -> str:
     """The words of one OpenAI chat message: its string content, or its text parts joined."""
-    texts = (_part_text(part) for part in _parts(message))
-    return "\n".join(text for text in texts if text is not None)
+    texts = [_part_text(part) for part in _parts(message)]
+    return "\n".join([text for text in texts if text is not None])
 
 
 def readable_text(message: ChatMessage) -> str:
@@ -64,7 +64,7 @@ def count_images(messages: Sequence[ChatMessage]) -> int:
 def estimate_tokens(messages: Sequence[ChatMessage]) -> int:
     """chars/4 × 1.1 over every message's text (system included), at least 1 for any
     text, plus `IMAGE_TOKENS` per image."""
-    chars = sum(len(message_text(message)) for message in messages)
+    chars = sum([len(message_text(message)) for message in messages])
     text_tokens = max(1, chars * 11 // 40) if chars else 0
     return text_tokens + IMAGE_TOKENS * count_images(messages)
 

@@ -54,7 +54,7 @@ class PanelWords:
 
     def every_answer(self, results: Sequence[SeatResult]) -> str:
         """Heading, every seat in seat order, footer: the `all` reply."""
-        return self.opening() + "".join(markdown.section(r) for r in results) + self.footer(results)
+        return self.opening() + "".join([markdown.section(r) for r in results]) + self.footer(results)
 
     def fallback(self, results: Sequence[SeatResult], note: str) -> str:
         """A merge that could not be had: the note, then every answer (the footer follows)."""

@@ -35,9 +35,12 @@ class _Insert:
     processors: tuple[Processor, ...]
 
     def parameters(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
+        # A list comprehension, not a generator: one call per row instead of one per column.
         return tuple(
-            row[name] if process is None else process(row[name])
-            for name, process in zip(self.columns, self.processors, strict=True)
+            [
+                row[name] if process is None else process(row[name])
+                for name, process in zip(self.columns, self.processors, strict=True)
+            ]
         )
 
 

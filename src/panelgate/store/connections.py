@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, nullcontext
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import event, update
 from sqlalchemy.engine import Connection
@@ -26,9 +26,11 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from panelgate.store.bulk import select_rows
 from panelgate.store.config_stamp import Stamps
 from panelgate.store.errors import Conflict
-from panelgate.store.shared.change_notices import ChangeNotices
 from panelgate.store.sqlite_writer import InlineSQLiteWriter
 from panelgate.store.tables import config_version
+
+if TYPE_CHECKING:  # redis-py is loaded only when Redis is configured
+    from panelgate.store.shared.change_notices import ChangeNotices
 
 T = TypeVar("T")
 

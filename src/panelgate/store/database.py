@@ -7,6 +7,8 @@ number of gateway processes can open the same PostgreSQL database.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from panelgate.settings import Settings
@@ -31,13 +33,15 @@ from panelgate.store.panels import Panels
 from panelgate.store.rate_book import RateBook
 from panelgate.store.routes import Routes
 from panelgate.store.scheduler_book import SchedulerBook
-from panelgate.store.shared.change_notices import ChangeNotices
-from panelgate.store.shared.redis_link import RedisLink
 from panelgate.store.shared.state import connect_redis, shared_state
 from panelgate.store.signin_grants import SigninGrants
 from panelgate.store.signins import Signins
 from panelgate.store.suite_book import SuiteBook
 from panelgate.store.usage_book import UsageBook
+
+if TYPE_CHECKING:  # redis-py is loaded only when Redis is configured
+    from panelgate.store.shared.change_notices import ChangeNotices
+    from panelgate.store.shared.redis_link import RedisLink
 from panelgate.store.verdicts import Verdicts
 
 
@@ -108,6 +112,8 @@ class Database:
             await upgrade_to_head(Connections(engine))
             redis = await connect_redis(settings)
             if redis is not None:
+                from panelgate.store.shared.change_notices import ChangeNotices
+
                 notices = ChangeNotices(redis)
                 await notices.start()
         except BaseException:

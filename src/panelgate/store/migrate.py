@@ -7,25 +7,43 @@ the app's own async engine (`run_sync`, Alembic's async pattern) inside one
 write transaction, so it never starts a second event loop; on PostgreSQL an
 advisory lock makes gateway processes that start together migrate one at a
 time.
+
+A database already at the newest revision, as it is at every start but the
+first after an upgrade, is told so by its `alembic_version` row and the
+migrations' file names alone: Alembic (with Mako, about 20 MB that a
+process would keep for good) is imported only when there is a migration to
+run.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from panelgate.store.connections import Connections
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 MIGRATION_LOCK = 0x70616E656C67  # any constant shared by every panelgate process
 
 
+@cache
+def newest_revision() -> str:
+    """The newest migration's revision: each file is `NNNN_what.py` with `revision = "NNNN"` and
+    the one before as its `down_revision` (tests/store/test_migrate.py holds them to that)."""
+    return max(path.name[:4] for path in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))
+
+
 def alembic_config(connection: Connection) -> Config:
     """An Alembic config for the package's migrations that runs on `connection`."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
@@ -40,4 +58,15 @@ async def upgrade_to_head(connections: Connections) -> None:
 
 
 def _upgrade(connection: Connection) -> None:
+    if _stamped(connection) == {newest_revision()}:
+        return
+    from alembic import command
+
     command.upgrade(alembic_config(connection), "head")
+
+
+def _stamped(connection: Connection) -> set[str]:
+    """The revisions the database says it is at; none for a new database."""
+    if not inspect(connection).has_table("alembic_version"):
+        return set()
+    return {str(row[0]) for row in connection.execute(text("SELECT version_num FROM alembic_version"))}

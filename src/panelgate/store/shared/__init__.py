@@ -7,9 +7,9 @@ sticks to. `protocols` names them as three interfaces (the first two are
 one); the database implements them by default and Redis when
 `PANELGATE_REDIS_URL` is set (`state` picks one at start). Everything a
 person edits, and every record (turns, conversations, panels, the ledger),
-stays in the database either way.
+stays in the database either way. redis-py is loaded only when Redis is.
 """
 
-from panelgate.store.shared.redis_link import SharedStateUnavailable
+from panelgate.store.shared.unavailable import SharedStateUnavailable
 
 __all__ = ["SharedStateUnavailable"]

@@ -26,7 +26,8 @@ from typing import Literal
 
 from redis.exceptions import RedisError
 
-from panelgate.store.shared.redis_link import RedisLink, SharedStateUnavailable
+from panelgate.store.shared.redis_link import RedisLink
+from panelgate.store.shared.unavailable import SharedStateUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -24,15 +24,11 @@ from redis.exceptions import AuthenticationError, RedisError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from panelgate.core.errors import Unavailable
+from panelgate.store.shared.unavailable import SharedStateUnavailable
 
 T = TypeVar("T")
 
 MAX_REASON_CHARS = 200
-
-
-class SharedStateUnavailable(Unavailable):
-    """Redis, which keeps what the gateway processes share, did not answer (or refused a command)."""
 
 
 def redis_address(url: str) -> str:
