@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import orjson
 
 from panelgate.catalog.facts import Source
@@ -57,6 +56,8 @@ async def read_feed(source: Source, url: str, cache_dir: Path) -> Feed:
     reader = READERS[source]
     why = "not fetched: its address is empty"
     if url:
+        import httpx  # when a catalog is first read (daily, or on a person's refresh), not at start
+
         try:
             body = await _fetch(url)
             entries = reader(orjson.loads(body))
@@ -80,6 +81,8 @@ class _TooLarge(Exception):
 
 
 async def _fetch(url: str) -> bytes:
+    import httpx
+
     async with (
         httpx.AsyncClient(timeout=FETCH_TIMEOUT_S, follow_redirects=True, trust_env=False) as client,
         client.stream("GET", url, headers={"accept": "application/json"}) as reply,
@@ -97,6 +100,8 @@ async def _fetch(url: str) -> bytes:
 def _said(exc: BaseException) -> str:
     if isinstance(exc, UnreadableCatalog):
         return str(exc)
+    import httpx
+
     if isinstance(exc, httpx.HTTPStatusError):
         return f"HTTP {exc.response.status_code}"
     text = str(exc) or type(exc).__name__

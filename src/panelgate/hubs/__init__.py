@@ -16,6 +16,7 @@ from panelgate.hubs.errors import (
 from panelgate.hubs.lookup import ADAPTERS, hub_for
 from panelgate.hubs.protocol import Added, Connection, Hub, HubRequest, Plan, is_checked
 from panelgate.hubs.refused_keys import RefusedKeys
+from panelgate.hubs.wire import admin_client
 
 __all__ = [
     "ADAPTERS",
@@ -31,6 +32,7 @@ __all__ = [
     "NotAHub",
     "Plan",
     "RefusedKeys",
+    "admin_client",
     "hub_for",
     "is_checked",
 ]

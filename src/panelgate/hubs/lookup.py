@@ -8,7 +8,7 @@ management key is a different secret, and a wrong one counts towards a ban.
 
 from __future__ import annotations
 
-import httpx
+from typing import TYPE_CHECKING
 
 from panelgate.hubs.base import AdminHub
 from panelgate.hubs.cliproxy import CliProxy
@@ -19,6 +19,9 @@ from panelgate.hubs.refused_keys import RefusedKeys
 from panelgate.hubs.wire import AdminApi, AdminKey
 from panelgate.store import EndpointRecord
 from panelgate.upstream import KeyStore
+
+if TYPE_CHECKING:
+    import httpx
 
 ADAPTERS: dict[str, type[AdminHub]] = {"litellm": LiteLLM, "openwebui": OpenWebUI, "cliproxy": CliProxy}
 """One adapter per value of an endpoint's `hub` (`store.rules.HUBS`)."""

@@ -6,21 +6,35 @@ settings. A request is sent once: a refused admin key is remembered
 (`RefusedKeys`) and never sent again, since one hub bans after five.
 Whatever a hub says is cut short and scrubbed of the admin key before it
 reaches a message.
+
+httpx is imported by the first hub call, not when the gateway starts: with
+the command-line tools its package imports (rich, pygments, click) it is
+about 6 MB that a gateway without hubs never needs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 import orjson
 
 from panelgate.hubs.errors import HubDenied, HubUnreachable
 from panelgate.hubs.refused_keys import RefusedKeys
 
-TIMEOUT = httpx.Timeout(20.0, connect=5.0)
+if TYPE_CHECKING:
+    import httpx
+
+TIMEOUT_S = 20.0
+CONNECT_TIMEOUT_S = 5.0
 SAID_MOST = 240
+
+
+def admin_client() -> httpx.AsyncClient:
+    """A client for one admin request's calls to hubs (it follows the environment's proxy settings)."""
+    import httpx
+
+    return httpx.AsyncClient()
 
 
 @dataclass(frozen=True)
@@ -92,9 +106,16 @@ class AdminApi:
         content = None if body is None else orjson.dumps(body)
         if content is not None:
             headers["Content-Type"] = "application/json"
+        import httpx
+
         try:
             reply = await self._http.request(
-                method, self.root + path, content=content, headers=headers, params=params, timeout=TIMEOUT
+                method,
+                self.root + path,
+                content=content,
+                headers=headers,
+                params=params,
+                timeout=httpx.Timeout(TIMEOUT_S, connect=CONNECT_TIMEOUT_S),
             )
         except httpx.HTTPError as exc:
             raise HubUnreachable(

@@ -8,7 +8,7 @@ is written, and the reply lists the exact requests an add would send.
 onboarding, as `POST /api/onboarding` does, so it reaches the bench the
 ordinary way. Other rooms (Discover) call `add_via_hub`.
 
-The hub's admin API is reached with httpx, one client per admin request:
+The hub's admin API is reached with httpx (`hubs.admin_client`), one client per admin request:
 these calls are rare and never on a panel's path. A key a hub refused is
 kept (hashed, in this app's memory) so it is never sent twice.
 """
@@ -16,9 +16,8 @@ kept (hashed, in this app's memory) so it is never sent twice.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
@@ -33,11 +32,14 @@ from panelgate.http.body import json_body, read_json_object
 from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import Services, services
-from panelgate.hubs import ADAPTERS, HubError, Plan, RefusedKeys, hub_for, is_checked
+from panelgate.hubs import ADAPTERS, HubError, Plan, RefusedKeys, admin_client, hub_for, is_checked
 from panelgate.store import EndpointRecord
 from panelgate.store.errors import Conflict
 from panelgate.store.onboarding_book import NewItem
 from panelgate.store.rules import check_alias, check_choice
+
+if TYPE_CHECKING:
+    import httpx
 
 router = APIRouter()
 HUB_FAILED: dict[int | str, dict[str, Any]] = {
@@ -170,7 +172,7 @@ async def list_hubs(request: Request) -> Response:
     """Every hub endpoint with its version and connections, read now."""
     svc = services(request)
     hubs = [e for e in await svc.db.endpoints.list() if e.hub in ADAPTERS]
-    async with httpx.AsyncClient() as http:
+    async with admin_client() as http:
         shown = await asyncio.gather(*(_shown(svc, e, http, svc.hub_refusals) for e in hubs))
     return json_response({"hubs": shown})
 
@@ -188,7 +190,7 @@ async def plan_add(request: Request, endpoint: str) -> Response:
     _, model, connection = await _ask(request, set(HubAsk.model_fields))
     svc = services(request)
     target = await _hub_endpoint(svc, endpoint)
-    async with httpx.AsyncClient() as http:
+    async with admin_client() as http:
         try:
             plan = await hub_for(target, svc.keys, http, svc.hub_refusals).plan(model, connection)
         except HubError as exc:
@@ -226,7 +228,7 @@ async def add_via_hub(
     """
     svc = services(request)
     target = await _hub_endpoint(svc, endpoint)
-    async with httpx.AsyncClient() as http:
+    async with admin_client() as http:
         try:
             added = await hub_for(target, svc.keys, http, svc.hub_refusals).add(model, connection)
         except HubError as exc:

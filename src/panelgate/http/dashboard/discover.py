@@ -15,9 +15,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from panelgate.catalog.discover import SHOWN_FACTS
 from panelgate.catalog.discover_add import what_to_do
@@ -26,10 +24,13 @@ from panelgate.catalog.discover_pick import Filters, picked
 from panelgate.catalog.discover_reach import Route, Row
 from panelgate.engine.onboarding_candidates import served_ids
 from panelgate.http.services import Services
-from panelgate.hubs import ADAPTERS, HubError, hub_for
+from panelgate.hubs import ADAPTERS, HubError, admin_client, hub_for
 from panelgate.store import EndpointRecord
 from panelgate.store.catalog_book import SourceState
 from panelgate.upstream import UpstreamError
+
+if TYPE_CHECKING:
+    import httpx
 
 READING = {
     "fetched": "fetched",
@@ -128,7 +129,7 @@ async def discovery(services: Services, *, listings: bool) -> tuple[Discovery, l
     """Every row; the endpoints' listings and the hubs' connections are read when `listings`."""
     endpoints = await services.db.endpoints.list() if listings else []
     hubs = [e for e in endpoints if e.hub in ADAPTERS]
-    async with httpx.AsyncClient() as http:
+    async with admin_client() as http:
         read, hub_read = await asyncio.gather(
             asyncio.gather(*(_listing(services, e) for e in endpoints)),
             asyncio.gather(*(_connections(services, e, http) for e in hubs)),
