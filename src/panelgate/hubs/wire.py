@@ -9,7 +9,7 @@ reaches a message.
 
 httpx is imported by the first hub call, not when the gateway starts: with
 the command-line tools its package imports (rich, pygments, click) it is
-about 6 MB that a gateway without hubs never needs.
+4 to 6 MB that a gateway without hubs never needs.
 """
 
 from __future__ import annotations
