@@ -148,9 +148,11 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_counted(tmp_path: Path)
 
 def test_a_trusted_proxy_that_is_not_an_address_stops_serve_from_starting(tmp_path: Path):
     server = Gateway(tmp_path / "home", env={"PANELGATE_TRUSTED_PROXIES": "proxy.lan"}, in_process=False)
-    with pytest.raises(RuntimeError, match="exited at start"):
-        server.start(timeout=20)
-    server.close()
+    try:
+        with pytest.raises(RuntimeError, match="exited at start"):
+            server.start(timeout=20)
+    finally:  # a server that did start is stopped even when the test fails
+        server.close()
     assert "PANELGATE_TRUSTED_PROXIES: `proxy.lan` is not an IP address or network" in server.log()
 
 
