@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -74,3 +75,42 @@ def test_serve_on_every_address_starts_with_a_token_and_asks_for_keys(served_on_
     assert httpx.get(f"{url}/api/keys").status_code == 401
     admin = httpx.get(f"{url}/api/keys", headers={"Authorization": f"Bearer {GOOD_TOKEN}"})
     assert admin.status_code == 200
+
+
+def _open_files_limit(pid: int) -> tuple[int, int]:
+    """The soft and hard limits on open files `/proc` shows for a process."""
+    line = next(
+        x for x in Path(f"/proc/{pid}/limits").read_text().splitlines() if x.startswith("Max open files")
+    )
+    soft, hard = (resource.RLIM_INFINITY if x == "unlimited" else int(x) for x in line.split()[3:5])
+    return soft, hard
+
+
+def test_serve_raises_a_low_open_files_limit_to_the_hard_one_and_loads_no_websocket_package(tmp_path: Path):
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard <= 256:
+        pytest.fail(f"this machine's hard limit on open files ({hard}) leaves nothing to raise")
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-X", "importtime", "-m", "panelgate", "serve", "--port", str(port)],
+            env=_env(tmp_path / "home"),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)),
+        )
+    try:
+        wait_for_health(f"http://127.0.0.1:{port}", process, log, 30)
+        soft_now, hard_now = _open_files_limit(process.pid)
+    finally:
+        process.terminate()
+        process.wait(30)
+    assert hard_now == hard, "the hard limit is left as it was"
+    assert soft_now == (65536 if hard == resource.RLIM_INFINITY else min(hard, 65536))
+    said = log.read_text()
+    assert "open files: up to" in said and "(was 256)" in said
+    imported = {
+        line.rsplit("|", 1)[-1].strip() for line in said.splitlines() if line.startswith("import time:")
+    }
+    assert "uvloop" in imported and "websockets" not in imported

@@ -32,6 +32,7 @@ def serve(
 
     from panelgate.http.access.policy import problems
     from panelgate.http.access.proxies import uvicorn_proxy_options
+    from panelgate.http.open_files import raise_open_files_limit
     from panelgate.http.request_limits import limited_protocol
     from panelgate.http.server_logging import set_up_logging
     from panelgate.http.workers import WorkerPlan, refuse_taken_port, serve_workers
@@ -46,6 +47,7 @@ def serve(
         raise typer.Exit(2)
     settings.ensure_data_dir()
     set_up_logging(log_level, settings.log_format)
+    raise_open_files_limit()  # the workers inherit it
     processes = f", {settings.workers} processes" if settings.workers > 1 else ""
     where = f"http://{settings.bind}:{settings.port}"
     logging.getLogger("panelgate.serve").info(
@@ -53,8 +55,9 @@ def serve(
     )
     options: dict[str, Any] = {
         "log_level": log_level,
-        "loop": "uvloop",
+        "loop": "panelgate.http.eager_accept:new_event_loop",  # uvloop, accepting all that wait at once
         "http": limited_protocol(settings),  # httptools with head size, header count and read timeouts
+        "ws": "none",  # no route speaks WebSocket, so the websockets package is never imported
         "access_log": False,
         "log_config": None,  # uvicorn's lines go through the root logger, in the same format
         "timeout_graceful_shutdown": 30,

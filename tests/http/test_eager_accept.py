@@ -1,0 +1,191 @@
+"""The server's loop lets in every waiting client at once, however busy it is (`http/eager_accept.py`)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from panelgate.http.eager_accept import EagerServer, new_event_loop
+
+CLIENTS = 200
+
+
+class Counted(asyncio.Protocol):
+    made: list[int]
+    turns: list[int]
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.made.append(self.turns[0])
+        transport.write(b"hello")
+
+
+def run(main: Callable[[], Awaitable[None]]) -> None:
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
+        runner.run(main())
+
+
+async def count_turns(turns: list[int]) -> None:
+    """A busy task that yields once per turn of the loop, counting the turns."""
+    while True:
+        turns[0] += 1
+        await asyncio.sleep(0)
+
+
+def connect_all(port: int, family: socket.AddressFamily = socket.AF_INET) -> list[socket.socket]:
+    clients = []
+    for _ in range(CLIENTS):
+        client = socket.socket(family, socket.SOCK_STREAM)
+        client.setblocking(False)
+        try:
+            client.connect(("127.0.0.1" if family == socket.AF_INET else "::1", port))
+        except BlockingIOError:
+            pass
+        clients.append(client)
+    return clients
+
+
+def test_two_hundred_clients_connecting_together_are_all_let_in_within_a_few_turns_of_a_busy_loop():
+    turns = [0]
+    made: list[int] = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        protocol = type("P", (Counted,), {"made": made, "turns": turns})
+        server = await loop.create_server(protocol, "127.0.0.1", 0, backlog=1024)
+        assert isinstance(server, EagerServer)
+        counter = asyncio.create_task(count_turns(turns))
+        port = server.sockets[0].getsockname()[1]
+        clients = connect_all(port)
+        connected_at = turns[0]
+        while len(made) < CLIENTS and turns[0] < connected_at + 5 * CLIENTS:
+            await asyncio.sleep(0)
+        counter.cancel()
+        server.close()
+        await server.wait_closed()
+        for client in clients:
+            client.close()
+        assert len(made) == CLIENTS
+        # libuv alone lets in one client per turn: 200 clients would take 200 turns
+        assert max(made) - connected_at <= 5
+
+    run(main)
+
+
+def test_every_client_let_in_is_answered_and_a_closed_server_lets_in_no_more():
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+
+        class Echo(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                self.transport = transport
+
+            def data_received(self, data: bytes) -> None:
+                self.transport.write(data.upper())  # type: ignore[attr-defined]
+
+        server = await loop.create_server(Echo, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        streams = [await asyncio.open_connection("127.0.0.1", port) for _ in range(20)]
+        for number, (_, writer) in enumerate(streams):
+            writer.write(f"hi {number}".encode())
+        answers = [await reader.readexactly(len(f"hi {n}")) for n, (reader, _) in enumerate(streams)]
+        assert answers == [f"HI {n}".encode() for n in range(20)]
+        assert server.is_serving()
+        server.close()
+        await server.wait_closed()
+        assert not server.is_serving()
+        try:
+            await asyncio.open_connection("127.0.0.1", port)
+        except ConnectionRefusedError:
+            refused = True
+        else:
+            refused = False
+        assert refused
+        for _, writer in streams:
+            writer.close()
+
+    run(main)
+
+
+def test_a_host_of_every_interface_listens_on_both_families_and_a_unix_socket_is_left_to_uvloop(tmp_path: Path):
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(asyncio.Protocol, None, 0)
+        families = {listener.family for listener in server.sockets}
+        assert socket.AF_INET in families
+        server.close()
+        await server.wait_closed()
+
+        unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        unix.bind(str(tmp_path / "gateway.sock"))
+        left = await loop.create_server(asyncio.Protocol, sock=unix)
+        assert not isinstance(left, EagerServer)
+        reader, writer = await asyncio.open_unix_connection(str(tmp_path / "gateway.sock"))
+        writer.close()
+        left.close()
+        await left.wait_closed()
+
+    run(main)
+
+
+def test_a_taken_port_is_refused_with_the_address_in_the_error():
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        first = await loop.create_server(asyncio.Protocol, "127.0.0.1", 0)
+        port = first.sockets[0].getsockname()[1]
+        try:
+            await loop.create_server(asyncio.Protocol, "127.0.0.1", port)
+        except OSError as exc:
+            said = str(exc)
+        else:
+            said = ""
+        first.close()
+        await first.wait_closed()
+        assert f"('127.0.0.1', {port})" in said
+
+    run(main)
+
+
+OUT_OF_DESCRIPTORS = """
+import asyncio, resource, socket, sys
+sys.path[:0] = {paths!r}
+from panelgate.http.eager_accept import new_event_loop
+
+async def main():
+    loop = asyncio.get_running_loop()
+    kept = []
+    class Keep(asyncio.Protocol):
+        def connection_made(self, transport):
+            kept.append(transport)
+    server = await loop.create_server(Keep, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    import os
+    used = len(os.listdir("/proc/self/fd"))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (used + 40, hard))
+    clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(30)]  # 30 of the 40 left
+    await asyncio.sleep(0.5)  # 10 descriptors remain for the server: accept() runs out
+    print("let in while short", len(kept), flush=True)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    for _ in range(40):
+        await asyncio.sleep(0.1)
+        if len(kept) == 30:
+            break
+    print("let in later", len(kept), flush=True)
+
+with asyncio.Runner(loop_factory=new_event_loop) as runner:
+    runner.run(main())
+"""
+
+
+def test_a_server_out_of_descriptors_rests_and_then_lets_everyone_in():
+    script = OUT_OF_DESCRIPTORS.format(paths=sys.path)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = dict(line.rsplit(" ", 1) for line in done.stdout.splitlines())
+    assert int(lines["let in while short"]) < 30
+    assert lines["let in later"] == "30"
+    assert "cannot accept connections (Too many open files); trying again in 1 s" in done.stderr
