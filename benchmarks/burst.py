@@ -6,7 +6,9 @@
 N clients each open a connection and ask for one streamed 3-seat panel at
 once, as a crowd arrives (connecting and asking, with no pause between);
 the fake upstream answers every seat in `--latency-ms`, its stream paced as
-a provider's. The report: how many panels finished whole (2xx and the
+a provider's. One panel is asked first, as `run.py` does (`--cold`: none,
+so the crowd arrives right after the setup's edits and re-reads the
+bench). The report: how many panels finished whole (2xx and the
 stream's end), time to first byte and to the end (p50, p99, max) counted
 from before each client connected, the gateway's peak RSS (process tree),
 and the most upstream connections open at once, counted at the upstream
@@ -29,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
-from gateways import MEMBERS, chat_body, start_panelgate
+from gateways import MEMBERS, chat_body, check_panel, start_panelgate
 from harness import git_describe
 from load_driver import ResponseError, build_request, event_loop_factory, read_body, read_head
 from processes import TreeSampler, start_upstream
@@ -119,6 +121,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--panels", type=int, default=1000, help="clients, one streamed panel each")
     parser.add_argument("--latency-ms", type=float, default=8000, help="the upstream's answer time per seat")
     parser.add_argument("--timeout", type=float, default=120, help="a panel slower than this failed")
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="no panel before the crowd: it arrives right after the setup's edits",
+    )
     parser.add_argument("--database-url", default=None, help="PostgreSQL instead of SQLite in a temp folder")
     return parser.parse_args()
 
@@ -139,6 +146,8 @@ def main() -> None:
     try:
         gateway = start_panelgate(workdir, f"http://127.0.0.1:{upstream_port}", args.database_url)
         try:
+            if not args.cold:
+                check_panel(gateway, stream=True)  # as `run.py` does: the crowd finds the bench read
             with TreeSampler(gateway.service.process.pid) as sampler:
                 idle = sampler.rss_now()
                 counter = ConnectionCount(upstream.process.pid, upstream_port)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+import asyncio
+from datetime import datetime
+
+from sqlalchemy import event, select
 
 from panelgate.core.types import Skip
 from panelgate.store import Database, PanelRecord
@@ -99,3 +102,35 @@ async def test_recent_panels_come_newest_first_and_filter_by_collection(
         ("p3", ["gamma", "alpha"]),
         ("p1", ["alpha"]),
     ]
+
+
+async def test_a_crowd_of_panels_after_an_edit_shares_one_read_of_when_each_model_last_sat(
+    bench: Database, record_panel: RecordPanel
+) -> None:
+    await record_panel("p1", [("alpha", "ok"), ("beta", "ok")], at=later(1))
+    await bench.panels.last_seated(cached=True)
+    await bench.models.rename("alpha", "alpha-2", actor="t")  # an edit drops the kept copy
+    statements: list[str] = []
+    event.listen(bench.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    turns = [0]
+
+    async def count_turns() -> None:
+        while True:
+            turns[0] += 1
+            await asyncio.sleep(0)
+
+    async def seating() -> tuple[int, dict[str, datetime]]:
+        found = await bench.panels.last_seated(cached=True)
+        return turns[0], found
+
+    counter = asyncio.create_task(count_turns())
+    try:
+        seen = await asyncio.gather(*(seating() for _ in range(200)))
+    finally:
+        counter.cancel()
+    assert {tuple(sorted(found.items())) for _, found in seen} == {
+        (("alpha-2", later(1)), ("beta", later(1)))
+    }
+    assert sum("max(evidence.at)" in statement for statement in statements) == 1, "one read for the crowd"
+    finished = [turn for turn, _ in seen]
+    assert max(finished) - min(finished) <= 1, "woken together"

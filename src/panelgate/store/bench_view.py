@@ -29,6 +29,7 @@ from panelgate.store.gateway import Gateway
 from panelgate.store.models import Models
 from panelgate.store.rate_book import RateBook
 from panelgate.store.records import EndpointRecord, RateRule
+from panelgate.store.shared_read import SharedRead
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class BenchView:
         self._generation = -1
         self._version = -1
         self._checked_at = 0.0
-        self._reading = asyncio.Lock()
+        self._rereads = SharedRead(self._read, "bench re-read")
         self._checking: asyncio.Task[None] | None = None
 
     async def snapshot(self) -> BenchSnapshot:
@@ -79,10 +80,11 @@ class BenchView:
             ):
                 self._checking = asyncio.create_task(self._check())
             return found
-        async with self._reading:  # one re-read for every panel that found the copy unusable
-            if (found := self._current()) is not None:
-                return found
-            return await self._read()
+        return await self._reread()
+
+    async def _reread(self) -> BenchSnapshot:
+        """One read for every panel that found the copy unusable (`SharedRead`)."""
+        return await self._rereads.get(self._connections.config_generation)
 
     def _current(self) -> BenchSnapshot | None:
         if self._snapshot is None or self._generation != self._connections.config_generation:
@@ -94,8 +96,7 @@ class BenchView:
         self._checked_at = time.monotonic()
         try:
             if await self._connections.config_version() != self._version:
-                async with self._reading:
-                    await self._read()
+                await self._reread()
         except Exception:  # the old copy serves until the next try
             log.warning("could not re-read the bench", exc_info=True)
 

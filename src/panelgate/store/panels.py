@@ -31,6 +31,7 @@ from panelgate.store.errors import Invalid
 from panelgate.store.records import PanelRecord, SeatRecord
 from panelgate.store.seating_clock import SeatingClock
 from panelgate.store.served_as import ServedAs
+from panelgate.store.shared_read import SharedRead
 from panelgate.store.tables import evidence, models, panels, seats, verdicts
 from panelgate.store.verdict_rules import JUDGEABLE
 
@@ -153,6 +154,7 @@ class Panels:
         self._connections = connections
         self._seating = SeatingClock()
         self._rereading: asyncio.Task[None] | None = None
+        self._seating_reads = SharedRead(self._read_seating, "seating clock read")
         self._batch: WriteBatch[tuple[PanelRecord, Sequence[SeatRecord]]] = WriteBatch(self._record_many)
         self._recent_times: tuple[float, int, list[datetime]] | None = None
         self.served = ServedAs(connections)
@@ -322,6 +324,14 @@ class Panels:
             if self._seating.is_old() and (self._rereading is None or self._rereading.done()):
                 self._rereading = asyncio.create_task(self._reread_seating(generation))
             return known
+        if cached:  # the copy was dropped: one read for the whole crowd of panels finding it so
+            return await self._seating_reads.get(generation)
+        found = await self._read_last_seated()
+        self._seating.replace(found, generation)
+        return found
+
+    async def _read_seating(self) -> dict[str, datetime]:
+        generation = self._connections.config_generation
         found = await self._read_last_seated()
         self._seating.replace(found, generation)
         return found
