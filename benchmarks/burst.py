@@ -33,7 +33,7 @@ from pathlib import Path
 import psutil
 from gateways import MEMBERS, chat_body, check_panel, start_panelgate
 from harness import git_describe
-from load_driver import ResponseError, build_request, event_loop_factory, read_body, read_head
+from load_driver import ResponseError, build_request, event_loop_factory, percentile, read_body, read_head
 from processes import TreeSampler, start_upstream
 
 from panelgate.settings import Settings
@@ -106,14 +106,11 @@ async def crowd(url: str, body: bytes, panels: int, timeout_s: float) -> list[Ou
 
 
 def percentiles(values: list[float]) -> str:
+    """p50 / p99 / max in ms."""
     if not values:
         return "—"
-    ordered = sorted(values)
-
-    def at(q: float) -> float:
-        return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] * 1000
-
-    return f"{at(0.5):,.0f} / {at(0.99):,.0f} / {ordered[-1] * 1000:,.0f}"
+    p50, p99, most = (1000 * (percentile(values, q) or 0.0) for q in (0.5, 0.99, 1.0))
+    return f"{p50:,.0f} / {p99:,.0f} / {most:,.0f}"
 
 
 def parse_args() -> argparse.Namespace:

@@ -11,29 +11,25 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from panelgate.http.eager_accept import EagerServer, new_event_loop
+from tests.support.loop_turns import TurnCounter
 
 CLIENTS = 200
 
 
 class Counted(asyncio.Protocol):
+    """Notes the turn of the loop each connection was made on."""
+
     made: list[int]
-    turns: list[int]
+    counter: TurnCounter
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.made.append(self.turns[0])
+        self.made.append(self.counter.turns)
         transport.write(b"hello")
 
 
 def run(main: Callable[[], Awaitable[None]]) -> None:
     with asyncio.Runner(loop_factory=new_event_loop) as runner:
         runner.run(main())
-
-
-async def count_turns(turns: list[int]) -> None:
-    """A busy task that yields once per turn of the loop, counting the turns."""
-    while True:
-        turns[0] += 1
-        await asyncio.sleep(0)
 
 
 def connect_all(port: int) -> list[socket.socket]:
@@ -49,21 +45,19 @@ def connect_all(port: int) -> list[socket.socket]:
 
 
 def test_two_hundred_clients_connecting_together_are_all_let_in_within_a_few_turns_of_a_busy_loop():
-    turns = [0]
     made: list[int] = []
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        protocol = type("P", (Counted,), {"made": made, "turns": turns})
-        server = await loop.create_server(protocol, "127.0.0.1", 0, backlog=1024)
-        assert isinstance(server, EagerServer)
-        counter = asyncio.create_task(count_turns(turns))
-        port = server.sockets[0].getsockname()[1]
-        clients = connect_all(port)
-        connected_at = turns[0]
-        while len(made) < CLIENTS and turns[0] < connected_at + 5 * CLIENTS:
-            await asyncio.sleep(0)
-        counter.cancel()
+        async with TurnCounter() as counter:
+            protocol = type("P", (Counted,), {"made": made, "counter": counter})
+            server = await loop.create_server(protocol, "127.0.0.1", 0, backlog=1024)
+            assert isinstance(server, EagerServer)
+            port = server.sockets[0].getsockname()[1]
+            clients = connect_all(port)
+            connected_at = counter.turns
+            while len(made) < CLIENTS and counter.turns < connected_at + 5 * CLIENTS:
+                await asyncio.sleep(0)
         server.close()
         await server.wait_closed()
         for client in clients:

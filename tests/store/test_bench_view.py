@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
-from sqlalchemy import event, text
+from sqlalchemy import text
 
 from panelgate.core.types import CollectionInfo
 from panelgate.settings import Settings
 from panelgate.store import Database
+from tests.support.loop_turns import crowd, statements_run
 from tests.support.shared_state import on_redis
 
 
@@ -31,26 +32,10 @@ async def test_a_panel_or_verdict_does_not_drop_the_copy(bench: Database, record
 async def test_a_crowd_arriving_after_an_edit_shares_one_read_and_goes_on_in_the_same_turn(bench: Database):
     await bench.bench.snapshot()
     await bench.collections.save(CollectionInfo(name="core", members=("alpha",)), actor="t")
-    statements: list[str] = []
-    event.listen(bench.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
-    turns = [0]
-
-    async def count_turns() -> None:
-        while True:
-            turns[0] += 1
-            await asyncio.sleep(0)
-
-    async def panel() -> tuple[int, object]:
-        snapshot = await bench.bench.snapshot()
-        return turns[0], snapshot
-
-    counter = asyncio.create_task(count_turns())
-    try:
-        seen = await asyncio.gather(*(panel() for _ in range(200)))
-    finally:
-        counter.cancel()
+    statements = statements_run(bench.engine)
+    seen = await crowd(bench.bench.snapshot, 200)
     assert {id(snapshot) for _, snapshot in seen} == {id(seen[0][1])}
-    assert seen[0][1].collections["core"].members == ("alpha",)  # type: ignore[attr-defined]
+    assert seen[0][1].collections["core"].members == ("alpha",)
     assert sum("FROM collections" in statement for statement in statements) == 1, "one read for the crowd"
     finished = [turn for turn, _ in seen]
     assert max(finished) - min(finished) <= 1, "woken together, not one a turn"

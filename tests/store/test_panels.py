@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-from datetime import datetime
-
-from sqlalchemy import event, select
+from sqlalchemy import select
 
 from panelgate.core.types import Skip
 from panelgate.store import Database, PanelRecord
 from panelgate.store.tables import evidence
+from tests.support.loop_turns import crowd, statements_run
 
 from .conftest import T0, RecordPanel, later
 
@@ -110,24 +108,8 @@ async def test_a_crowd_of_panels_after_an_edit_shares_one_read_of_when_each_mode
     await record_panel("p1", [("alpha", "ok"), ("beta", "ok")], at=later(1))
     await bench.panels.last_seated(cached=True)
     await bench.models.rename("alpha", "alpha-2", actor="t")  # an edit drops the kept copy
-    statements: list[str] = []
-    event.listen(bench.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
-    turns = [0]
-
-    async def count_turns() -> None:
-        while True:
-            turns[0] += 1
-            await asyncio.sleep(0)
-
-    async def seating() -> tuple[int, dict[str, datetime]]:
-        found = await bench.panels.last_seated(cached=True)
-        return turns[0], found
-
-    counter = asyncio.create_task(count_turns())
-    try:
-        seen = await asyncio.gather(*(seating() for _ in range(200)))
-    finally:
-        counter.cancel()
+    statements = statements_run(bench.engine)
+    seen = await crowd(lambda: bench.panels.last_seated(cached=True), 200)
     assert {tuple(sorted(found.items())) for _, found in seen} == {
         (("alpha-2", later(1)), ("beta", later(1)))
     }
