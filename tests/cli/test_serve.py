@@ -47,6 +47,20 @@ def test_serve_refuses_a_token_shorter_than_16_characters(tmp_path: Path, host: 
     assert "PANELGATE_ADMIN_TOKEN" in done.stderr and "16" in done.stderr
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_broken_providers_file_stops_the_start_with_one_line_saying_so(tmp_path: Path, workers: str):
+    broken = tmp_path / "providers.yaml"
+    broken.write_text("github: [\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "panelgate", "serve", "--port", str(free_port()), "--workers", workers],
+        env={**_env(tmp_path / "home"), "PANELGATE_CONNECT_PROVIDERS": str(broken)},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert f"panelgate cannot start: the providers file {broken} cannot be read" in done.stderr
+    assert "Traceback" not in done.stderr and "╭" not in done.stderr, done.stderr
+
+
 @pytest.fixture
 def served_on_every_address(tmp_path: Path) -> Iterator[str]:
     """`panelgate serve --host 0.0.0.0` with a good token; its loopback URL."""

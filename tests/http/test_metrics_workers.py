@@ -17,7 +17,7 @@ from tests.http.helpers import ask, hello
 from tests.http.metrics_helpers import figure, run_mixed_load, scrape
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
-from tests.support.workers import started_with_two_workers, worker_processes
+from tests.support.workers import metrics_folder, started_with_two_workers, worker_processes
 
 MORE_PANELS = 16
 
@@ -86,7 +86,7 @@ def test_each_start_counts_from_zero_in_a_fresh_folder(two_workers: Gateway):
 
 
 def multiprocess_folder(gateway: Gateway) -> str:
-    return worker_processes(gateway)[0].environ()["PROMETHEUS_MULTIPROC_DIR"]
+    return str(metrics_folder(gateway))
 
 
 def counting_workers(gateway: Gateway) -> set[int]:

@@ -121,3 +121,15 @@ def test_the_workers_stop_with_their_supervisor_even_when_it_is_killed(two_worke
     assert not alive, "a worker outlived its supervisor and kept the port"
     with pytest.raises(httpx.ConnectError):
         httpx.get(f"{two_workers.url}/health", timeout=5)
+
+
+def test_the_workers_share_the_app_their_supervisor_built(two_workers: Gateway):
+    """Forked from a supervisor that built the app, each worker keeps most of its memory in pages it
+    shares (spawned workers, each importing and building the app itself, shared only libraries)."""
+    for _ in range(8):
+        assert ask(two_workers, hello()).status_code == 200
+    workers = worker_processes(two_workers)
+    assert len(workers) == 2
+    for worker in workers:
+        memory = worker.memory_full_info()
+        assert memory.uss < 0.6 * memory.rss, f"worker {worker.pid}: {memory.uss} of {memory.rss} private"

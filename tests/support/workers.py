@@ -7,11 +7,21 @@ from pathlib import Path
 
 import psutil
 
+from panelgate.http.workers import WORKER_NAME
 from tests.support.gateway import Gateway
 
 
 def started_with_two_workers(home: Path) -> Gateway:
-    return Gateway(home, env={"PANELGATE_WORKERS": "2"}, in_process=False).start()
+    """Two workers, with a temporary folder of their own (where the supervisor puts `/metrics` files)."""
+    temporary = home.parent / "tmp"
+    temporary.mkdir(parents=True, exist_ok=True)
+    return Gateway(home, env={"PANELGATE_WORKERS": "2", "TMPDIR": str(temporary)}, in_process=False).start()
+
+
+def metrics_folder(gateway: Gateway) -> Path:
+    """The folder of this start's `/metrics` files: the only one in the gateway's temporary folder."""
+    (folder,) = Path(gateway.extra_env["TMPDIR"]).glob("panelgate-metrics-*")
+    return folder
 
 
 def worker_processes(gateway: Gateway) -> list[psutil.Process]:
@@ -33,6 +43,6 @@ def _children(pid: int) -> Iterator[psutil.Process]:
 
 def _is_worker(process: psutil.Process) -> bool:
     try:
-        return "spawn_main" in " ".join(process.cmdline())
+        return process.name() == WORKER_NAME.decode()
     except (psutil.ZombieProcess, psutil.NoSuchProcess):
         return False

@@ -1,17 +1,23 @@
 """`panelgate serve`: the gateway and its admin API on one port.
 
 The server stack is imported inside the command, so the client commands that
-share this program start fast; with `--workers` the app is imported by the
-workers only, so the supervisor stays small (about 40 MiB instead of 130).
+share this program start fast. With `--workers` the supervisor builds the app
+and forks the workers from it, so they share its memory (`http/workers.py`).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 import typer
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
+
+    from panelgate.settings import Settings
 
 
 def serve(
@@ -32,10 +38,10 @@ def serve(
 
     from panelgate.http.access.policy import problems
     from panelgate.http.access.proxies import uvicorn_proxy_options
+    from panelgate.http.app import CannotStart, create_app
     from panelgate.http.open_files import raise_open_files_limit
     from panelgate.http.request_limits import limited_protocol
     from panelgate.http.server_logging import set_up_logging
-    from panelgate.http.workers import WorkerPlan, refuse_taken_port, serve_workers
     from panelgate.settings import Settings
 
     given = {"bind": host, "port": port, "workers": workers, "log_format": log_format}
@@ -63,12 +69,25 @@ def serve(
         "timeout_graceful_shutdown": 30,
         **uvicorn_proxy_options(settings),  # X-Forwarded-For from PANELGATE_TRUSTED_PROXIES only
     }
-    if settings.workers == 1:
-        from panelgate.http.app import create_app
+    try:
+        if settings.workers == 1:
+            uvicorn.run(create_app(settings), host=settings.bind, port=settings.port, **options)
+            return
+        status = _serve_workers(settings, options, log_level, lambda: create_app(settings))
+    except CannotStart as exc:
+        typer.echo(f"panelgate cannot start: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    raise typer.Exit(status)
 
-        uvicorn.run(create_app(settings), host=settings.bind, port=settings.port, **options)
-        return
-    # each worker builds its app from the environment, so the command line's choices go there
+
+def _serve_workers(
+    settings: Settings, options: dict[str, Any], log_level: str, build: Callable[[], ASGIApp]
+) -> int:
+    """`--workers N`: the supervisor's exit status."""
+    from panelgate.http.workers import WorkerPlan, refuse_taken_port, serve_workers
+
+    where = f"http://{settings.bind}:{settings.port}"
+    # where the kernel cannot spread connections, uvicorn's workers build the app from the environment
     os.environ.update(
         PANELGATE_BIND=settings.bind,
         PANELGATE_PORT=str(settings.port),
@@ -81,4 +100,4 @@ def serve(
         typer.echo(f"panelgate cannot start: {where} is not free ({exc.strerror})", err=True)
         raise typer.Exit(1) from exc
     plan = WorkerPlan(settings.bind, settings.port, options, log_level, settings.log_format)
-    raise typer.Exit(serve_workers(settings.workers, plan))
+    return serve_workers(settings.workers, plan, build)

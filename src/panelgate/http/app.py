@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 
 from panelgate import __version__
 from panelgate.catalog.desk import Catalog
-from panelgate.connect import ConnectDesk, ProviderCalls, Renewer, load_providers
+from panelgate.connect import ConnectDesk, ProviderCalls, ProviderFileError, Renewer, load_providers
 from panelgate.engine.auto_retire import AutoRetirer
 from panelgate.engine.entry import Entry
 from panelgate.engine.health import HealthDesk
@@ -89,6 +89,11 @@ GATEWAY = GatewayTable(
 """The model APIs (see `gateway_table`); a new API adds its module's `API` here."""
 
 
+class CannotStart(Exception):
+    """The settings name something the gateway cannot use (a providers file it cannot read); the
+    message says what, for `serve` to print."""
+
+
 def app_from_environment() -> AccessLog:
     """The app of one worker process of `panelgate serve --workers N` (settings from `PANELGATE_*`)."""
     return create_app(Settings())
@@ -98,7 +103,10 @@ def create_app(settings: Settings | None = None) -> AccessLog:
     settings = settings or Settings()
     policy = AccessPolicy.from_settings(settings)
     meter = Meter(os.environ.get(MULTIPROCESS_DIR) or None)  # the supervisor of --workers sets it
-    providers = load_providers(settings.connect_providers)  # a bad providers file stops the start here
+    try:
+        providers = load_providers(settings.connect_providers)
+    except ProviderFileError as exc:
+        raise CannotStart(str(exc)) from None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

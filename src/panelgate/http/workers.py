@@ -8,6 +8,13 @@ measured with `ss` during `benchmarks/route.py`) while the other idled, and
 keep-alive kept them there. With `SO_REUSEPORT` each worker listens on a
 socket of its own and the kernel spreads new connections across them.
 
+The supervisor builds the app once and forks the workers from it, so the
+imported code and the built routes and schemas (most of an idle worker's
+memory) sit in pages the workers share until one of them writes there;
+`gc.freeze()` keeps the collector from touching those objects, which would
+copy their pages into every worker. Nothing is opened before the fork: each
+worker opens its own database, clients and loop when its app starts.
+
 The supervisor first binds the port once without `SO_REUSEPORT`, so a
 second server on a port already served is refused instead of joining the
 group. It restarts a worker that dies, stops when one cannot start (a
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -34,26 +42,33 @@ import signal
 import socket
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from multiprocessing.context import SpawnContext, SpawnProcess
+from multiprocessing.context import ForkContext, ForkProcess
 from types import FrameType
 from typing import Any
 
 import uvicorn
 from prometheus_client.multiprocess import mark_process_dead
+from starlette.types import ASGIApp
 from uvicorn.config import STARTUP_FAILURE
 
 from panelgate.http.server_logging import set_up_logging
-from panelgate.observe import MULTIPROCESS_DIR
+from panelgate.observe import count_in_files
 
 log = logging.getLogger(__name__)
 
 APP = "panelgate.http.app:app_from_environment"
-"""Each worker builds its app from `PANELGATE_*`, which `serve` sets from its command line."""
+"""Where the kernel does not spread connections, uvicorn's workers each build the app from `PANELGATE_*`,
+which `serve` sets from its command line."""
 BACKLOG = 2048
 PR_SET_PDEATHSIG = 1
 """prctl(2): the signal a process gets when its parent dies."""
+PR_SET_NAME = 15
+"""prctl(2): the process's name, as `ps`, `top` and /proc/PID/comm show it."""
+WORKER_NAME = b"panelgate-work"
+"""A worker's process name (at most 15 bytes), so it can be told from its supervisor, which has the
+same command line."""
 STOP_GRACE_S = 5.0
 """Beyond the workers' own graceful-shutdown timeout, before a worker that will not stop is killed."""
 
@@ -81,33 +96,35 @@ def refuse_taken_port(host: str, port: int) -> None:
         probe.bind(address)
 
 
-def serve_workers(count: int, plan: WorkerPlan) -> int:
+def serve_workers(count: int, plan: WorkerPlan, build: Callable[[], ASGIApp]) -> int:
     """Run `count` workers until SIGINT or SIGTERM (or one fails to start); returns the exit status.
 
-    Where the kernel would not spread connections, uvicorn's own workers on one shared socket.
+    `build` makes the app the workers share; an error it raises stops the start. Where the kernel
+    would not spread connections, uvicorn's own workers on one shared socket.
     """
     with _metrics_folder():
-        return _serve_workers(count, plan)
+        return _serve_workers(count, plan, build)
 
 
 @contextlib.contextmanager
 def _metrics_folder() -> Iterator[None]:
     """A fresh folder for this start's `/metrics` values, named in the environment the workers inherit."""
     folder = tempfile.mkdtemp(prefix="panelgate-metrics-")
-    os.environ[MULTIPROCESS_DIR] = folder
+    count_in_files(folder)
     try:
         yield
     finally:
-        os.environ.pop(MULTIPROCESS_DIR, None)
+        count_in_files(None)
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _serve_workers(count: int, plan: WorkerPlan) -> int:
+def _serve_workers(count: int, plan: WorkerPlan, build: Callable[[], ASGIApp]) -> int:
     if not spreads_connections():
         options = {"host": plan.host, "port": plan.port, **plan.uvicorn_options}
         uvicorn.run(APP, factory=True, workers=count, **options)
         return 0
-    spawn = multiprocessing.get_context("spawn")
+    app = _shared(build())
+    fork = multiprocessing.get_context("fork")
     stopping: list[int] = []
 
     def stop(signum: int, _frame: FrameType | None) -> None:
@@ -115,15 +132,23 @@ def _serve_workers(count: int, plan: WorkerPlan) -> int:
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, stop)
-    workers = [_start(spawn, plan) for _ in range(count)]
+    workers = [_start(fork, plan, app) for _ in range(count)]
     try:
-        return _keep_serving(workers, spawn, plan, stopping)
+        return _keep_serving(workers, fork, plan, app, stopping)
     finally:
         _stop(workers, plan.uvicorn_options.get("timeout_graceful_shutdown", 0) + STOP_GRACE_S)
 
 
+def _shared(app: ASGIApp) -> ASGIApp:
+    """The app every worker serves, built before the fork; its objects kept out of the collector's way
+    so their pages stay shared (module docstring)."""
+    gc.collect()
+    gc.freeze()
+    return app
+
+
 def _keep_serving(
-    workers: list[SpawnProcess], spawn: SpawnContext, plan: WorkerPlan, stopping: list[int]
+    workers: list[ForkProcess], fork: ForkContext, plan: WorkerPlan, app: ASGIApp, stopping: list[int]
 ) -> int:
     """Replace workers that die until told to stop; STARTUP_FAILURE when one could not start."""
     while not stopping:
@@ -136,11 +161,11 @@ def _keep_serving(
                 return STARTUP_FAILURE
             log.warning("worker %s stopped with status %s; starting another", worker.pid, worker.exitcode)
             mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]  # its counts stay in the sum
-            workers[index] = _start(spawn, plan)
+            workers[index] = _start(fork, plan, app)
     return 0
 
 
-def _stop(workers: list[SpawnProcess], grace_s: float) -> None:
+def _stop(workers: list[ForkProcess], grace_s: float) -> None:
     for worker in workers:
         worker.terminate()  # SIGTERM: uvicorn finishes the requests in flight
     for worker in workers:
@@ -150,22 +175,25 @@ def _stop(workers: list[SpawnProcess], grace_s: float) -> None:
             worker.join()
 
 
-def _start(spawn: SpawnContext, plan: WorkerPlan) -> SpawnProcess:
-    worker = spawn.Process(target=_serve_one, args=(plan, os.getpid()), name="panelgate worker")
+def _start(fork: ForkContext, plan: WorkerPlan, app: ASGIApp) -> ForkProcess:
+    worker = fork.Process(target=_serve_one, args=(plan, app, os.getpid()), name="panelgate worker")
     worker.start()
     return worker
 
 
-def _serve_one(plan: WorkerPlan, supervisor: int) -> None:
+def _serve_one(plan: WorkerPlan, app: ASGIApp, supervisor: int) -> None:
     """A worker's life: its own listening socket, then uvicorn until told to stop."""
+    for signum in (signal.SIGINT, signal.SIGTERM):  # the supervisor's handlers came with the fork
+        signal.signal(signum, signal.SIG_DFL)
     _stop_with_supervisor(supervisor)
+    ctypes.CDLL(None).prctl(PR_SET_NAME, WORKER_NAME)
     set_up_logging(plan.log_level, plan.log_format)
     try:
         listening = _listening_socket(plan.host, plan.port)
     except OSError as exc:
         log.error("cannot listen on %s:%s: %s", plan.host, plan.port, exc)
         sys.exit(STARTUP_FAILURE)
-    config = uvicorn.Config(APP, factory=True, host=plan.host, port=plan.port, **plan.uvicorn_options)
+    config = uvicorn.Config(app, host=plan.host, port=plan.port, **plan.uvicorn_options)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C reaches the whole terminal group; uvicorn stopped
         uvicorn.Server(config).run(sockets=[listening])
 

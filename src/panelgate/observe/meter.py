@@ -14,7 +14,9 @@ kinds, endpoint names and model aliases; never an id, a path or a prompt.
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+import os
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, values
 
 SECONDS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0)
 """Histogram buckets: a fast local model answers in tens of milliseconds, a reasoning model in minutes."""
@@ -23,6 +25,20 @@ OTHER_ROUTE = "other"
 NO_ERROR = "none"
 MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"
 """prometheus_client's own variable: set before a worker starts, it keeps the worker's values in files."""
+
+
+def count_in_files(folder: str | None) -> None:
+    """Keep the values of every meter built from now on in files under `folder` (None: in memory again).
+
+    prometheus_client reads its variable once, when it is first imported, and a
+    supervisor has imported it before it makes the folder; its workers are forked
+    from it, so the choice is made again here, before the app they share is built.
+    """
+    if folder is None:
+        os.environ.pop(MULTIPROCESS_DIR, None)
+    else:
+        os.environ[MULTIPROCESS_DIR] = folder
+    values.ValueClass = values.get_value_class()  # type: ignore[no-untyped-call]
 
 
 class Meter:
