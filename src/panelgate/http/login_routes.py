@@ -25,7 +25,7 @@ from panelgate.http.body import read_json_object
 from panelgate.http.errors import error_body, format_for
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
-from panelgate.web.frame import PAGE_HEADERS, TEMPLATES, theme_of
+from panelgate.web.frame import PAGE_HEADERS, templates, theme_of
 
 router = APIRouter()
 _UNSAFE_IN_NEXT = re.compile(r"[\\\s\x00-\x1f\x7f]")
@@ -51,7 +51,7 @@ async def login_page(request: Request) -> Response:
         "has_login": _desk(request).policy.admin_token is not None,
         "next": _local(request.query_params.get("next")),
     }
-    return TEMPLATES.TemplateResponse(request, "login.html", context, headers=PAGE_HEADERS)
+    return templates().TemplateResponse(request, "login.html", context, headers=PAGE_HEADERS)
 
 
 @router.post("/login")

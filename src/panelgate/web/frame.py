@@ -9,20 +9,22 @@ also what keeps it working offline.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
-from starlette.templating import Jinja2Templates
 
 from panelgate import __version__
 from panelgate.http.dashboard.first_run import first_run
 from panelgate.http.services import services
 
+if TYPE_CHECKING:
+    from starlette.templating import Jinja2Templates
+
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
-TEMPLATES = Jinja2Templates(directory=HERE / "templates")
 THEMES = ("system", "light", "dark")
 THEME_COOKIE = "panelgate_theme"
 PAGE_HEADERS = {
@@ -34,6 +36,14 @@ PAGE_HEADERS = {
     "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
+
+
+@cache
+def templates() -> Jinja2Templates:
+    """The pages' templates, loaded by the first page asked for (Jinja is 2 MB a gateway may never use)."""
+    from starlette.templating import Jinja2Templates
+
+    return Jinja2Templates(directory=HERE / "templates")
 
 
 @dataclass(frozen=True)
@@ -84,5 +94,5 @@ async def render(request: Request, slug: str, **context: Any) -> HTMLResponse:
         "first_run": await first_run(found),
         "login": found.settings.admin_token is not None,
     }
-    response = TEMPLATES.TemplateResponse(request, f"{slug}.html", {**frame, **context}, headers=PAGE_HEADERS)
-    return response
+    template = f"{slug}.html"
+    return templates().TemplateResponse(request, template, {**frame, **context}, headers=PAGE_HEADERS)

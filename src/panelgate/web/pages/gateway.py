@@ -19,7 +19,6 @@ from starlette.responses import HTMLResponse
 
 from panelgate.http.dashboard.gateway import SeatAnswer, read_seat_answer
 from panelgate.http.services import services
-from panelgate.web.answer_html import answer_html
 from panelgate.web.frame import PAGE_HEADERS, render
 
 router = APIRouter(include_in_schema=False)
@@ -43,6 +42,8 @@ async def seat_answer(request: Request, call: str) -> HTMLResponse:
 
 
 def answer_fragment(seat: SeatAnswer) -> str:
+    from panelgate.web.answer_html import answer_html  # markdown-it loaded by the first answer shown
+
     failed = f'<p class="seat-error">The seat failed: {escape(seat.error)}</p>' if seat.error else ""
     if seat.answer.strip():
         return failed + answer_html(seat.answer)
