@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import fcntl
 from datetime import timedelta, timezone
 from pathlib import Path
 
@@ -67,6 +69,25 @@ async def test_sqlite_database_lives_in_the_data_folder(tmp_path: Path) -> None:
     database = await Database.open(settings)
     await database.close()
     assert (tmp_path / "fresh" / "home" / "panelgate.db").is_file()
+
+
+@sqlite_only
+async def test_a_process_opening_a_new_database_waits_while_another_sets_it_up(tmp_path: Path) -> None:
+    """`serve --workers 2` on a new data folder: both workers open the file at once; the second waits
+    for the first's setup (WAL mode, migrations) instead of failing to start on a locked file."""
+    settings = store_settings(tmp_path / "home")
+    settings.ensure_data_dir()
+    lock = tmp_path / "home" / "panelgate.db.setup-lock"
+    with lock.open("a") as other_process:
+        fcntl.flock(other_process, fcntl.LOCK_EX)
+        opening = asyncio.create_task(Database.open(settings))
+        await asyncio.sleep(0.5)
+        assert not opening.done(), "the database was set up while another process held the setup lock"
+        assert not (tmp_path / "home" / "panelgate.db").exists()
+        fcntl.flock(other_process, fcntl.LOCK_UN)
+    database = await asyncio.wait_for(opening, 30)
+    await database.close()
+    assert (tmp_path / "home" / "panelgate.db").is_file()
 
 
 @sqlite_only

@@ -26,7 +26,7 @@ from panelgate.store.gateway import Gateway
 from panelgate.store.gateway_keys import GatewayKeys
 from panelgate.store.health_book import HealthBook
 from panelgate.store.hub_refusals import HubRefusals
-from panelgate.store.migrate import upgrade_to_head
+from panelgate.store.migrate import sqlite_setup_lock, upgrade_to_head
 from panelgate.store.models import Models
 from panelgate.store.onboarding_book import OnboardingBook
 from panelgate.store.panels import Panels
@@ -109,7 +109,7 @@ class Database:
         redis: RedisLink | None = None
         notices: ChangeNotices | None = None
         try:
-            await upgrade_to_head(Connections(engine))
+            await upgrade_to_head(Connections(engine), sqlite_setup_lock(settings.sqlalchemy_url))
             redis = await connect_redis(settings)
             if redis is not None:
                 from panelgate.store.shared.change_notices import ChangeNotices

@@ -4,9 +4,12 @@ The Alembic configuration is built here in code, pointing at the
 `migrations/` folder inside the package, so it works from any working
 directory and from an installed wheel. The upgrade runs on a connection of
 the app's own async engine (`run_sync`, Alembic's async pattern) inside one
-write transaction, so it never starts a second event loop; on PostgreSQL an
-advisory lock makes gateway processes that start together migrate one at a
-time.
+write transaction, so it never starts a second event loop. Gateway processes
+that start together (`serve --workers N`, replicas) set the database up one
+at a time: on PostgreSQL under an advisory lock; on SQLite under a file lock
+beside the database, taken before the first connection, because a new file is
+turned to WAL mode by whoever connects first, and a second process connecting
+meanwhile was refused with "database is locked" instead of waiting.
 
 A database already at the newest revision, as it is at every start but the
 first after an upgrade, is told so by its `alembic_version` row and the
@@ -17,11 +20,15 @@ run.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import fcntl
+from collections.abc import AsyncIterator
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect, make_url, text
 from sqlalchemy.engine import Connection
 
 from panelgate.store.connections import Connections
@@ -50,11 +57,35 @@ def alembic_config(connection: Connection) -> Config:
     return config
 
 
-async def upgrade_to_head(connections: Connections) -> None:
-    async with connections.write(edits_config=False) as connection:
+async def upgrade_to_head(connections: Connections, setup_lock: Path | None = None) -> None:
+    """`setup_lock`: the file whose lock SQLite processes take in turn (None on PostgreSQL)."""
+    async with _one_process_at_a_time(setup_lock), connections.write(edits_config=False) as connection:
         if connection.dialect.name == "postgresql":
             await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         await connection.run_sync(_upgrade)
+
+
+def sqlite_setup_lock(url: str) -> Path | None:
+    """The file SQLite gateway processes lock in turn to set the database up (None: PostgreSQL, or
+    SQLite in memory)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    database = Path(parsed.database)
+    return database.with_name(database.name + ".setup-lock")
+
+
+@contextlib.asynccontextmanager
+async def _one_process_at_a_time(lock: Path | None) -> AsyncIterator[None]:
+    if lock is None:
+        yield
+        return
+    with lock.open("a") as handle:
+        await asyncio.to_thread(fcntl.flock, handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _upgrade(connection: Connection) -> None:
