@@ -17,6 +17,7 @@ import orjson
 
 from panelgate.upstream.anthropic_request import request_body
 from panelgate.upstream.anthropic_stream import AnthropicChunkReader
+from panelgate.upstream.request_json import request_json
 
 ANTHROPIC_VERSION = "2023-06-01"
 
@@ -41,7 +42,7 @@ class AnthropicOutbound:
         return headers
 
     def body(self, served_id: str, chat_body: Mapping[str, Any]) -> bytes:
-        return orjson.dumps(request_body(served_id, chat_body))
+        return request_json(request_body(served_id, chat_body))
 
     def reader(self, provider: str, max_bytes: int) -> AnthropicChunkReader:
         return AnthropicChunkReader(provider, max_bytes)

@@ -19,6 +19,7 @@ import orjson
 
 from panelgate.upstream.gemini_request import request_body
 from panelgate.upstream.gemini_stream import GeminiChunkReader
+from panelgate.upstream.request_json import request_json
 
 
 class GeminiOutbound:
@@ -39,7 +40,7 @@ class GeminiOutbound:
         return headers
 
     def body(self, served_id: str, chat_body: Mapping[str, Any]) -> bytes:
-        return orjson.dumps(request_body(chat_body))
+        return request_json(request_body(chat_body))
 
     def reader(self, provider: str, max_bytes: int) -> GeminiChunkReader:
         return GeminiChunkReader(provider, max_bytes)

@@ -27,6 +27,7 @@ import orjson
 
 from panelgate.core.types import ChatMessage
 from panelgate.upstream.errors import UpstreamBadReply, UpstreamStatusError, classify, redact
+from panelgate.upstream.request_json import request_json
 from panelgate.upstream.retry import is_retry_status
 from panelgate.upstream.sse_lines import SseLines
 
@@ -47,7 +48,7 @@ def request_body(
         body.setdefault("stream_options", {"include_usage": True})
     else:
         body.pop("stream_options", None)
-    return orjson.dumps(body)
+    return request_json(body)
 
 
 def request_headers(key: str | None, extra: Mapping[str, str]) -> dict[str, str]:

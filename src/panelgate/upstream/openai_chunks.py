@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import orjson
-
 from panelgate.upstream import openai_chat
 from panelgate.upstream.held_failure import HeldFailure
+from panelgate.upstream.request_json import request_json
 
 
 class ChatOutbound:
@@ -38,7 +37,7 @@ class ChatOutbound:
             body["stream_options"] = {"include_usage": True}
         else:
             body.pop("stream_options", None)
-        return orjson.dumps(body)
+        return request_json(body)
 
     def reader(self, provider: str, max_bytes: int) -> ChatChunkReader:
         return ChatChunkReader(provider, max_bytes)
