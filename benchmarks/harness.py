@@ -116,16 +116,20 @@ class Bench:
         try:
             modes = [stream for stream in self.modes if self.answers(gateway, stream)]
             with TreeSampler(gateway.service.pid) as sampler:
-                idle = sampler.rss_now()
+                idle, idle_pss = sampler.rss_now(), sampler.pss_now()
                 self.notes.append(
-                    f"{gateway.label}: RSS {idle / 2**20:.0f} MiB idle after setup (process tree)"
+                    f"{gateway.label}: RSS {idle / 2**20:.0f} MiB idle after setup (process tree), "
+                    f"PSS {idle_pss / 2**20:.0f} MiB (shared pages counted once)"
                 )
                 self.say(f"{gateway.label} ready on {gateway.base_url}; {self.notes[-1]}")
                 self.measure_all(
                     gateway.label, gateway.chat_url, gateway.model, sampler, modes, gateway.headers
                 )
                 peak = sampler_peak(self.rows, gateway.label)
-                self.notes.append(f"{gateway.label}: peak RSS over the whole run {peak} MiB")
+                peak_pss = sampler.peak_pss() / 2**20
+                self.notes.append(
+                    f"{gateway.label}: peak over the whole run: RSS {peak} MiB, PSS {peak_pss:.0f} MiB"
+                )
             return gateway.label if modes else None
         finally:
             gateway.service.stop()

@@ -110,12 +110,19 @@ def start_upstream(
 
 
 class TreeSampler:
-    """Samples RSS and CPU time of a process and all its descendants in a background thread."""
+    """Samples RSS, PSS and CPU time of a process and all its descendants in a background thread.
+
+    RSS summed over a tree counts a page every process shares once per process;
+    PSS (proportional set size) splits each shared page among its sharers, so the
+    tree's PSS is what it costs the machine: the figure for a server whose
+    workers are forked from one parent and share its pages.
+    """
 
     def __init__(self, pid: int, interval_s: float = 0.1) -> None:
         self.root = psutil.Process(pid)
         self.interval_s = interval_s
         self._peak = 0
+        self._peak_pss = 0
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="rss-sampler", daemon=True)
@@ -147,6 +154,19 @@ class TreeSampler:
                 total += proc.memory_info().rss
         return total
 
+    def pss_now(self) -> int:
+        total = 0
+        for proc in self._tree():
+            with contextlib.suppress(psutil.Error):
+                total += proc.memory_full_info().pss
+        return total
+
+    def peak_pss(self) -> int:
+        """The highest PSS of the tree since sampling began (bytes)."""
+        self._sample()
+        with self._lock:
+            return self._peak_pss
+
     def cpu_seconds(self) -> float:
         """User + system CPU of the tree's live processes (exited children are not counted)."""
         total = 0.0
@@ -159,9 +179,10 @@ class TreeSampler:
         return total
 
     def _sample(self) -> None:
-        rss = self.rss_now()
+        rss, pss = self.rss_now(), self.pss_now()
         with self._lock:
             self._peak = max(self._peak, rss)
+            self._peak_pss = max(self._peak_pss, pss)
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval_s):
