@@ -55,6 +55,16 @@ class LoopbackProxy(LoopThread):
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
 
+    def refuse_from_now(self, status: int) -> None:
+        """Refuse every request from now on with `status`, and close the tunnels already open, so a
+        client that set itself up through this proxy must ask again."""
+        self._refuse = status
+        with self._lock:
+            self.carried.clear()
+        assert self._loop is not None
+        for task in list(self._tasks):
+            self._loop.call_soon_threadsafe(task.cancel)
+
     def targets(self) -> list[str]:
         with self._lock:
             return [f"{c.method} {c.target}" for c in self.carried]

@@ -78,3 +78,29 @@ def test_no_proxy_sends_the_panel_around_the_proxy(
     assert reply.status_code == 200, reply.text
     assert {r.model for r in secure.requests} == {"m1", "m2", "m3"}
     assert [target for target in proxy.targets() if f":{port_of(secure)}" in target] == []
+
+
+@pytest.mark.parametrize(("refusal", "asked_per_seat"), [(407, 1), (403, 1), (502, 3)])
+def test_a_proxy_refusal_that_would_come_again_is_not_asked_again(
+    tmp_path: Path,
+    tls: LocalTls,
+    secure: FakeUpstream,
+    proxy: LoopbackProxy,
+    refusal: int,
+    asked_per_seat: int,
+):
+    """Wrong credentials or the proxy's rules refuse every try alike, so a seat fails at once; a 502
+    (the proxy could not reach the host this time) is tried again, as a failed connection is."""
+    env = dict.fromkeys(PROXY_VARIABLES, "") | {"HTTPS_PROXY": proxy.url, "SSL_CERT_FILE": str(tls.ca_file)}
+    gateway = Gateway(tmp_path / "home", env=env, in_process=False).start()
+    try:
+        arrange_bench(gateway, secure)
+        proxy.refuse_from_now(refusal)
+        body = {"model": "bench/core", "messages": [{"role": "user", "content": "which way?"}]}
+        reply = httpx.post(f"{gateway.url}/v1/chat/completions", json=body, timeout=30)
+    finally:
+        gateway.close()
+    tunnel = f"CONNECT localhost:{port_of(secure)}"
+    assert proxy.targets() == [tunnel] * (3 * asked_per_seat)
+    assert {r.path for r in secure.requests} <= {"/v1/models"}, "no call got through"
+    assert f"refused a tunnel to localhost:{port_of(secure)}: {refusal}" in reply.text

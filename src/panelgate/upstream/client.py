@@ -62,7 +62,7 @@ from panelgate.upstream.outbound import OutboundApi
 from panelgate.upstream.outbound_apis import outbound_api
 from panelgate.upstream.pacing import Pacer
 from panelgate.upstream.retry import MAX_RETRIES, is_retry_status, retry_after, wait_before_retry
-from panelgate.upstream.transport import BadRequest, HttpPool, Reply, TransportError
+from panelgate.upstream.transport import BadRequest, HttpPool, ProxyRefused, Reply, TransportError
 
 OnText = Callable[[str], Awaitable[None]]
 OnChunk = Callable[[dict[str, Any]], Awaitable[None]]
@@ -624,7 +624,7 @@ def _transport_error(exc: TransportError, route: _Route, partial: str, *, replyi
         f"could not reach `{provider}` at {route.url}: {why}",
         kind="timeout" if exc.timed_out else "other",
         provider=provider,
-        retryable=True,
+        retryable=not (isinstance(exc, ProxyRefused) and exc.lasting),
         secrets=route.secrets,
     )
 

@@ -15,7 +15,7 @@ import asyncio
 import socket
 
 from panelgate.upstream.proxy_route import Proxy
-from panelgate.upstream.transport_errors import TransportError
+from panelgate.upstream.transport_errors import ProxyRefused, TransportError
 
 _MAX_HEAD_BYTES = 64 * 1024
 
@@ -41,7 +41,7 @@ async def open_tunnel(sock: socket.socket, proxy: Proxy, host: str, port: int) -
     status, reason = _status(head.partition(b"\r\n")[0])
     if not 200 <= status < 300:
         said = f"{status} {reason}".strip() if status else "a reply that is not HTTP"
-        raise TransportError(f"the proxy {proxy.label} refused a tunnel to {target}: {said}")
+        raise ProxyRefused(f"the proxy {proxy.label} refused a tunnel to {target}: {said}", status=status)
     if head.partition(b"\r\n\r\n")[2]:  # TLS speaks first: a proxy has nothing to say yet
         raise TransportError(f"the proxy {proxy.label} sent bytes before the tunnel to {target} opened")
 

@@ -60,9 +60,9 @@ from panelgate.upstream.connection_opening import ConnectionOpener
 from panelgate.upstream.destination import Destination, PoolKey, destination
 from panelgate.upstream.http_connection import HttpConnection, Reply
 from panelgate.upstream.proxy_route import ProxyRoutes
-from panelgate.upstream.transport_errors import BadRequest, TransportError
+from panelgate.upstream.transport_errors import BadRequest, ProxyRefused, TransportError
 
-__all__ = ["BadRequest", "Exchange", "HttpPool", "Reply", "TransportError"]
+__all__ = ["BadRequest", "Exchange", "HttpPool", "ProxyRefused", "Reply", "TransportError"]
 
 _MAX_URLS_REMEMBERED = 4096
 _USER_AGENT = "panelgate"
@@ -251,6 +251,7 @@ class HttpPool:
 def _proxy_refused(destination: Destination, reply: HttpConnection) -> TransportError:
     """A 407 to a request for a whole URL comes from the proxy, never from the destination."""
     label = destination.proxy.label if destination.proxy else ""
-    return TransportError(
-        f"the proxy {label} refused to carry a request to {destination.host_header}: 407 {reply.reason}"
+    return ProxyRefused(
+        f"the proxy {label} refused to carry a request to {destination.host_header}: 407 {reply.reason}",
+        status=407,
     )
