@@ -183,8 +183,8 @@ def _start(fork: ForkContext, plan: WorkerPlan, app: ASGIApp) -> ForkProcess:
 
 def _serve_one(plan: WorkerPlan, app: ASGIApp, supervisor: int) -> None:
     """A worker's life: its own listening socket, then uvicorn until told to stop."""
-    for signum in (signal.SIGINT, signal.SIGTERM):  # the supervisor's handlers came with the fork
-        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Python's own, not the supervisor's, which
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # came with the fork; uvicorn sets its own as it starts
     _stop_with_supervisor(supervisor)
     ctypes.CDLL(None).prctl(PR_SET_NAME, WORKER_NAME)
     set_up_logging(plan.log_level, plan.log_format)
