@@ -27,8 +27,9 @@ def metrics_folder(gateway: Gateway) -> Path:
 def worker_processes(gateway: Gateway) -> list[psutil.Process]:
     """The supervisor's living workers.
 
-    A worker just killed stays a zombie until the supervisor reaps it; it is no longer a
-    worker, and psutil refuses to read its command line, so it is left out.
+    Workers are told from the supervisor's other children by the name each gives itself. A
+    worker just killed stays a zombie until the supervisor reaps it; it is no longer a worker,
+    so it is left out.
     """
     assert gateway.process is not None
     return [child for child in _children(gateway.process.pid) if _is_worker(child)]
@@ -43,6 +44,6 @@ def _children(pid: int) -> Iterator[psutil.Process]:
 
 def _is_worker(process: psutil.Process) -> bool:
     try:
-        return process.name() == WORKER_NAME.decode()
+        return process.name() == WORKER_NAME.decode() and process.status() != psutil.STATUS_ZOMBIE
     except (psutil.ZombieProcess, psutil.NoSuchProcess):
         return False

@@ -1,10 +1,10 @@
-"""The outbound transport's two errors, apart so the pool, the dialer and the proxy tunnel share them.
+"""The outbound transport's errors, apart so the pool, the dialer and the proxy tunnel share them.
 
     TransportError        the connection failed (`timed_out`: the connect timeout passed)
      ├── BadRequest       the request could never be sent: not an http(s) URL, a header
      │                    holding a line break, a proxy of a kind the pool cannot use
-     └── ProxyRefused     the proxy answered, with a refusal (`status`): wrong or missing
-                          credentials, or a destination its rules forbid, say again as asked
+     └── ProxyRefused     the proxy answered with a refusal (`status`): missing or wrong
+                          credentials, a destination its rules forbid, a host it could not reach
 
 Messages name hosts and ports, never a proxy's user name or password.
 """
