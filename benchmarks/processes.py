@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -148,17 +149,17 @@ class TreeSampler:
         return [self._known[p.pid] for p in found]
 
     def rss_now(self) -> int:
-        total = 0
-        for proc in self._tree():
-            with contextlib.suppress(psutil.Error):
-                total += proc.memory_info().rss
-        return total
+        return self._summed(lambda proc: int(proc.memory_info().rss))
 
     def pss_now(self) -> int:
+        return self._summed(lambda proc: int(proc.memory_full_info().pss))
+
+    def _summed(self, measure: Callable[[psutil.Process], int]) -> int:
+        """`measure` over the tree's live processes (one that exits meanwhile counts nothing)."""
         total = 0
         for proc in self._tree():
             with contextlib.suppress(psutil.Error):
-                total += proc.memory_full_info().pss
+                total += measure(proc)
         return total
 
     def peak_pss(self) -> int:
