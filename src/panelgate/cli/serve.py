@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 import typer
@@ -73,7 +74,8 @@ def serve(
         if settings.workers == 1:
             uvicorn.run(create_app(settings), host=settings.bind, port=settings.port, **options)
             return
-        status = _serve_workers(settings, options, log_level, lambda: create_app(settings))
+        shared = partial(create_app, settings, dashboard_now=True)  # built once: the forked workers share it
+        status = _serve_workers(settings, options, log_level, shared)
     except CannotStart as exc:
         typer.echo(f"panelgate cannot start: {exc}", err=True)
         raise typer.Exit(2) from exc

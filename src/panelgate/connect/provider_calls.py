@@ -11,22 +11,23 @@ Nothing here logs, and a refusal's words are the provider's error code and
 description, cut short and scrubbed of anything key-like: they reach pages
 and the database.
 
-authlib (with the cryptography it loads, about 12 MB) is imported where a
-sign-in or a renewal first needs it, not when the gateway starts: most
-gateways never sign in anywhere.
+authlib (with the cryptography it loads, about 12 MB) and httpx2, its HTTP
+client, are imported where a sign-in or a renewal first needs them, not when
+the gateway starts: most gateways never sign in anywhere.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
-
-import httpx2
 
 from panelgate.connect.providers import Provider
 from panelgate.upstream import redact
+
+if TYPE_CHECKING:
+    import httpx2
 
 TIMEOUT_S = 20.0
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
@@ -163,6 +164,7 @@ class ProviderCalls:
         self, provider: Provider, client_id: str, device_code: str, interval_s: float, now: datetime
     ) -> Tokens:
         """The tokens, once the person approved; `DevicePending` until then (`slow_down`: 5 s more)."""
+        import httpx2
         from authlib.integrations.httpx_client import OAuthError
 
         async with self._client(provider, client_id) as client:
@@ -197,6 +199,8 @@ class ProviderCalls:
 
     async def check_local(self, provider: Provider) -> None:
         """A local server is there when its `/models` answers; `SigninRefused` says what to do if not."""
+        import httpx2
+
         async with self._client(provider, None) as client:
             try:
                 reply = await client.request(
@@ -213,6 +217,7 @@ class ProviderCalls:
 
 async def _asking(provider: Provider, call: Any) -> Any:
     """Await one call to the provider, its failures turned into a `SigninRefused`."""
+    import httpx2
     from authlib.integrations.httpx_client import OAuthError
 
     try:

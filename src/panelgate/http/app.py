@@ -30,7 +30,6 @@ from panelgate.engine.process_slot import SLOTS, ProcessSlot
 from panelgate.engine.record_book import RecordBook
 from panelgate.engine.route import RouteRunner, RouteSettings
 from panelgate.http import (
-    admin,
     anthropic_routes,
     api_docs,
     bench,
@@ -57,6 +56,7 @@ from panelgate.http.gateway_table import GatewayTable
 from panelgate.http.mcp_on_demand import McpOnDemand
 from panelgate.http.path_aliases import PathAliases
 from panelgate.http.request_meter import RequestMeter
+from panelgate.http.routes_on_demand import RoutesOnDemand
 from panelgate.http.services import Services
 from panelgate.hubs import RefusedKeys
 from panelgate.jobs.job import JobContext
@@ -71,7 +71,6 @@ from panelgate.suite.desk import SuiteDesk
 from panelgate.suite.onboarding_step import onboarding_suite
 from panelgate.upstream import KeyStore, UpstreamClient
 from panelgate.upstream.pacing import Pacer
-from panelgate.web import pages
 from panelgate.web.frame import STATIC_DIR
 
 SHUTDOWN_GRACE_S = 30.0
@@ -99,7 +98,9 @@ def app_from_environment() -> AccessLog:
     return create_app(Settings())
 
 
-def create_app(settings: Settings | None = None) -> AccessLog:
+def create_app(settings: Settings | None = None, *, dashboard_now: bool = False) -> AccessLog:
+    """The gateway's ASGI app; `dashboard_now` adds the admin API and the pages at once (before a fork)
+    rather than on their first request (`http/routes_on_demand.py`)."""
     settings = settings or Settings()
     policy = AccessPolicy.from_settings(settings)
     meter = Meter(os.environ.get(MULTIPROCESS_DIR) or None)  # the supervisor of --workers sets it
@@ -209,14 +210,16 @@ def create_app(settings: Settings | None = None) -> AccessLog:
         health.router,
         login_routes.router,
         bench.router,
-        admin.router,
         metrics_route.router,
         connect_callback.router,
     )
-    for router in (*routers, *pages.ROUTERS):
+    for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     api_docs.install(app)  # /docs with its assets from this server, not a CDN (no /redoc)
     describe_gateway(app, GATEWAY)
-    guarded = AccessGuard(GatewayFront(app, GATEWAY), policy, app.state)
+    dashboard = RoutesOnDemand(app)
+    if dashboard_now:
+        dashboard.add_now()
+    guarded = AccessGuard(GatewayFront(app, GATEWAY, rest=dashboard), policy, app.state)
     return AccessLog(PathAliases(RequestMeter(guarded, meter)))

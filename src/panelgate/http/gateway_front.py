@@ -8,7 +8,8 @@ them in `GatewayTable` (one dict lookup for a fixed path) and calls them,
 turning a raised error into a reply through the same translator as the app's
 exception handlers. A wrong method on a table path is a 405 in that API's
 shape. Everything else (the admin API, `/bench/`, pages, lifespan) goes to
-FastAPI unchanged. Checks that must hold for every request belong in front
+FastAPI unchanged (through `rest`, which adds the admin API and the pages
+on their first request). Checks that must hold for every request belong in front
 of this, as plain ASGI.
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from panelgate.core.log_context import note_route
 from panelgate.http.errors import respond_to_error
@@ -25,14 +26,16 @@ from panelgate.http.gateway_table import GatewayTable
 
 
 class GatewayFront:
-    def __init__(self, app: FastAPI, table: GatewayTable) -> None:
+    def __init__(self, app: FastAPI, table: GatewayTable, rest: ASGIApp | None = None) -> None:
         self.app = app
         self.table = table
+        self.rest = rest or app
+        """Where every request the table does not hold goes: the app, or a wrapper of it."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = self.table.find(scope["method"], scope["path"]) if scope["type"] == "http" else None
         if found is None:
-            await self.app(scope, receive, send)
+            await self.rest(scope, receive, send)
             return
         scope["app"] = self.app
         route = found.route

@@ -1,0 +1,80 @@
+"""The admin API and the pages load with their first request, not with the gateway (nor sign-ins' client).
+
+Each probe is a fresh Python process (this one has imported everything long
+ago): it serves the app over loopback, asks what a client would, and reports
+which of the admin API's and the pages' modules are loaded at each step.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+PROBE = """
+import json, sys, threading, time, urllib.request
+import uvicorn
+from panelgate.http.app import create_app
+from panelgate.settings import Settings
+from tests.support.gateway import free_port
+
+port = free_port()
+app = create_app(Settings(home=sys.argv[1], port=port), dashboard_now=sys.argv[2] == "now")
+server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+threading.Thread(target=server.run, daemon=True).start()
+while not server.started:
+    time.sleep(0.01)
+base = f"http://127.0.0.1:{port}"
+
+
+def loaded():
+    return sorted(m for m in ("panelgate.http.admin", "panelgate.web.pages") if m in sys.modules)
+
+
+def get(path):
+    with urllib.request.urlopen(base + path, timeout=30) as reply:
+        return reply.status, reply.read()
+
+
+steps = {"start": loaded(), "others": sorted(m for m in ("httpx2", "authlib", "mcp") if m in sys.modules)}
+get("/health")
+steps["health"] = loaded()
+status, body = get("/api/settings/gateway")
+steps["admin"] = loaded()
+steps["admin_reply"] = [status, "max_calls" in json.loads(body)["gateway"]]
+status, body = get("/openapi.json")
+steps["document_has_admin"] = "/api/settings/gateway" in json.loads(body)["paths"]
+status, body = get("/")
+steps["page"] = [status, b"<html" in body.lower()]
+server.should_exit = True
+print(json.dumps(steps))
+"""
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _probe(home: Path, when: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(home), when], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    steps: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return steps
+
+
+def test_a_gateway_loads_the_admin_api_and_pages_with_the_first_request_for_them(tmp_path: Path) -> None:
+    steps = _probe(tmp_path / "home", "on-demand")
+    assert steps["start"] == [], "nothing of the admin API or the pages at start"
+    assert steps["others"] == [], "nor the sign-ins' HTTP client, nor the MCP SDK"
+    assert steps["health"] == [], "a health probe does not load them"
+    assert steps["admin"] == ["panelgate.http.admin", "panelgate.web.pages"]
+    assert steps["admin_reply"] == [200, True], "the gateway settings, read through the admin API"
+    assert steps["document_has_admin"] is True
+    assert steps["page"] == [200, True]
+
+
+def test_a_gateway_built_for_forked_workers_has_them_from_the_start(tmp_path: Path) -> None:
+    steps = _probe(tmp_path / "home", "now")
+    assert steps["start"] == ["panelgate.http.admin", "panelgate.web.pages"]
+    assert steps["admin_reply"] == [200, True]
