@@ -99,11 +99,14 @@ def start_panelgate(
     configure: Callable[[str, str], None] | None = None,
     model: str = MODEL_ID,
     workers: int = 1,
+    restart: bool = True,
 ) -> Gateway:
     """`panelgate serve` on a free port with a fresh data folder, configured through the admin API.
 
     `configure(base, upstream_base)` sets it up (default: the 3-seat panel); `model` is what the
-    benchmark then asks for.
+    benchmark then asks for. With `restart` the server is then stopped and started again on the same
+    folder, so what is measured is a gateway started on a stored setup, as after any restart (and as
+    the reference starts from its file), not the process that also served the setup's admin calls.
     """
     port = free_port()
     home = workdir / "panelgate-home"
@@ -131,6 +134,10 @@ def start_panelgate(
     try:
         service.wait_until_http_ok(f"{base}/health", timeout_s=60)
         (configure or configure_panelgate)(base, upstream_base)
+        if restart:
+            service.stop()
+            service = gateway.service = Service("panelgate", argv, env, workdir / "panelgate-restarted.log")
+            service.wait_until_http_ok(f"{base}/health", timeout_s=60)
     except Exception:
         service.stop()
         raise

@@ -193,7 +193,23 @@ def run_arguments(
     parser.add_argument(
         "--workers", type=int, default=1, help="panelgate's processes on the port (`serve --workers`)"
     )
+    parser.add_argument(
+        "--no-restart",
+        dest="restart",
+        action="store_false",
+        help="measure panelgate in the process its setup went through (default: restarted after it, so it "
+        "starts from its stored setup as the reference starts from its file)",
+    )
     return parser
+
+
+def setup_line(restart: bool) -> str:
+    """How panelgate was set up before it was measured (a line of a report's header)."""
+    if restart:
+        return (
+            "- panelgate set up through its admin API, then restarted: measured as started on a stored setup"
+        )
+    return "- panelgate set up through its admin API and measured in that same process (`--no-restart`)"
 
 
 def mode_name(stream: bool) -> str:

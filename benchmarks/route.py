@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from gateways import Gateway
-from harness import Bench, git_describe, run_arguments, save_report
+from harness import Bench, git_describe, run_arguments, save_report, setup_line
 from load import LoadResult
 from processes import TreeSampler, start_upstream
 from report import FLOOR, Row, render
@@ -96,6 +96,7 @@ class RouteBench(Bench):
             + "; streamed load: the asyncio driver (`load_driver.py`)",
             "- floor rows: the upstream asked directly, one call per request; their RSS and CPU are the"
             " upstream's own",
+            setup_line(a.restart),
         ]
 
 
@@ -178,7 +179,9 @@ def main() -> int:
         if args.only in (None, "panelgate"):
             labels.append(
                 bench.measure_gateway(
-                    lambda: start_panelgate_route(workdir, upstream_base, args.database_url, args.workers)
+                    lambda: start_panelgate_route(
+                        workdir, upstream_base, args.database_url, args.workers, args.restart
+                    )
                 )
             )
         if args.only in (None, "litellm"):

@@ -58,9 +58,11 @@ def configure_route(base: str, upstream_base: str) -> None:
 
 
 def start_panelgate_route(
-    workdir: Path, upstream_base: str, database_url: str | None, workers: int = 1
+    workdir: Path, upstream_base: str, database_url: str | None, workers: int = 1, restart: bool = True
 ) -> Gateway:
-    gateway = start_panelgate(workdir, upstream_base, database_url, configure_route, ROUTE_MODEL, workers)
+    gateway = start_panelgate(
+        workdir, upstream_base, database_url, configure_route, ROUTE_MODEL, workers, restart
+    )
     gateway.label += " (route)"
     return gateway
 

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 
 from gateways import MEMBERS, MODEL_ID, Gateway, check_panel, start_panelgate, start_reference
-from harness import Bench, git_describe, run_arguments, save_report
+from harness import Bench, git_describe, run_arguments, save_report, setup_line
 from processes import TreeSampler, start_upstream
 from report import FLOOR, render
 
@@ -62,6 +62,7 @@ class PanelBench(Bench):
             + "; streamed load: the asyncio driver (`load_driver.py`)",
             "- floor rows: one upstream call per request (a panel makes three, in parallel);"
             " their RSS and CPU are the upstream's own",
+            setup_line(a.restart),
         ]
 
 
@@ -92,7 +93,9 @@ def main() -> int:
         if args.only in (None, "panelgate"):
             labels.append(
                 bench.measure_gateway(
-                    lambda: start_panelgate(workdir, upstream_base, args.database_url, workers=args.workers)
+                    lambda: start_panelgate(
+                        workdir, upstream_base, args.database_url, workers=args.workers, restart=args.restart
+                    )
                 )
             )
         if args.only in (None, "reference"):

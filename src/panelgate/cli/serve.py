@@ -72,9 +72,11 @@ def serve(
     }
     try:
         if settings.workers == 1:
-            uvicorn.run(create_app(settings), host=settings.bind, port=settings.port, **options)
+            app = create_app(settings, migrations_apart=True)
+            uvicorn.run(app, host=settings.bind, port=settings.port, **options)
             return
-        shared = partial(create_app, settings, dashboard_now=True)  # built once: the forked workers share it
+        # built once, so the forked workers share it
+        shared = partial(create_app, settings, dashboard_now=True, migrations_apart=True)
         status = _serve_workers(settings, options, log_level, shared)
     except CannotStart as exc:
         typer.echo(f"panelgate cannot start: {exc}", err=True)

@@ -95,12 +95,15 @@ class CannotStart(Exception):
 
 def app_from_environment() -> AccessLog:
     """The app of one worker process of `panelgate serve --workers N` (settings from `PANELGATE_*`)."""
-    return create_app(Settings())
+    return create_app(Settings(), migrations_apart=True)
 
 
-def create_app(settings: Settings | None = None, *, dashboard_now: bool = False) -> AccessLog:
-    """The gateway's ASGI app; `dashboard_now` adds the admin API and the pages at once (before a fork)
-    rather than on their first request (`http/routes_on_demand.py`)."""
+def create_app(
+    settings: Settings | None = None, *, dashboard_now: bool = False, migrations_apart: bool = False
+) -> AccessLog:
+    """The gateway's ASGI app. `dashboard_now` adds the admin API and the pages at once (before a fork)
+    rather than on their first request (`http/routes_on_demand.py`); `migrations_apart` has a child
+    process migrate a database that is behind, so a long-running server never imports Alembic."""
     settings = settings or Settings()
     policy = AccessPolicy.from_settings(settings)
     meter = Meter(os.environ.get(MULTIPROCESS_DIR) or None)  # the supervisor of --workers sets it
@@ -111,7 +114,7 @@ def create_app(settings: Settings | None = None, *, dashboard_now: bool = False)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = await Database.open(settings)
+        db = await Database.open(settings, migrations_apart=migrations_apart)
         keys = KeyStore(settings.key_file)
         await db.endpoints.move_header_values(keys.set)  # values stored before they were secrets
 

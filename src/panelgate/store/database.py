@@ -27,6 +27,7 @@ from panelgate.store.gateway_keys import GatewayKeys
 from panelgate.store.health_book import HealthBook
 from panelgate.store.hub_refusals import HubRefusals
 from panelgate.store.migrate import sqlite_setup_lock, upgrade_to_head
+from panelgate.store.migrate_apart import upgrade_apart_if_behind
 from panelgate.store.models import Models
 from panelgate.store.onboarding_book import OnboardingBook
 from panelgate.store.panels import Panels
@@ -102,13 +103,16 @@ class Database:
         )
 
     @classmethod
-    async def open(cls, settings: Settings) -> Database:
-        """Make the data folder, connect, and migrate the schema to the newest revision."""
+    async def open(cls, settings: Settings, *, migrations_apart: bool = False) -> Database:
+        """Make the data folder, connect, and migrate the schema to the newest revision (in a child
+        process with `migrations_apart`, as a long-running server does: `store/migrate_apart.py`)."""
         settings.ensure_data_dir()
         engine = make_engine(settings.sqlalchemy_url)
         redis: RedisLink | None = None
         notices: ChangeNotices | None = None
         try:
+            if migrations_apart:
+                await upgrade_apart_if_behind(Connections(engine), settings.sqlalchemy_url)
             await upgrade_to_head(Connections(engine), sqlite_setup_lock(settings.sqlalchemy_url))
             redis = await connect_redis(settings)
             if redis is not None:

@@ -65,6 +65,13 @@ async def upgrade_to_head(connections: Connections, setup_lock: Path | None = No
         await connection.run_sync(_upgrade)
 
 
+async def at_newest_revision(connections: Connections, setup_lock: Path | None = None) -> bool:
+    """Whether the database says it is at the newest revision (read without Alembic, under the same
+    lock as an upgrade: the first connection to a new SQLite file sets it up)."""
+    async with _one_process_at_a_time(setup_lock), connections.read() as connection:
+        return await connection.run_sync(lambda sync: _stamped(sync) == {newest_revision()})
+
+
 def sqlite_setup_lock(url: str) -> Path | None:
     """The file SQLite gateway processes lock in turn to set the database up (None: PostgreSQL, or
     SQLite in memory)."""
