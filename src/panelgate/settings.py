@@ -3,21 +3,41 @@
 Everything a person edits at run time (endpoints, models, collections,
 gateway limits) lives in the database, not here; this is only what a process
 needs before it can open the database.
+
+Each field is read from the environment variable `PANELGATE_<FIELD>` (in any
+case) unless it is given as an argument, and checked by pydantic like any
+model's field: "8123" is a port, "true" a yes. A plain model reading the
+environment itself, not pydantic-settings, whose sources (dotenv files,
+secrets folders, YAML and TOML) a gateway process would load and keep
+without using.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from platformdirs import user_data_dir
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+ENV_PREFIX = "PANELGATE_"
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PANELGATE_", frozen=True, extra="ignore")
+def from_environment(fields: Iterable[str]) -> dict[str, str]:
+    """The `PANELGATE_*` variables that name one of `fields`, keyed by field."""
+    found = {name.lower(): value for name, value in os.environ.items() if name.upper().startswith(ENV_PREFIX)}
+    prefix = ENV_PREFIX.lower()
+    return {field: found[prefix + field] for field in fields if prefix + field in found}
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    def __init__(self, **given: Any) -> None:
+        super().__init__(**{**from_environment(type(self).model_fields), **given})
 
     home: Path | None = Field(default=None, description="data folder; the OS per-user folder when unset")
     database_url: str | None = Field(

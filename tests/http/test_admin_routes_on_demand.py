@@ -37,7 +37,9 @@ def get(path):
         return reply.status, reply.read()
 
 
-steps = {"start": loaded(), "others": sorted(m for m in ("httpx2", "authlib", "mcp") if m in sys.modules)}
+steps = {"start": loaded(), "others": sorted(
+    m for m in ("httpx2", "authlib", "mcp", "yaml", "pydantic_settings", "sqlalchemy.orm") if m in sys.modules
+)}
 get("/health")
 steps["health"] = loaded()
 status, body = get("/api/settings/gateway")
@@ -66,7 +68,7 @@ def _probe(home: Path, when: str) -> dict[str, object]:
 def test_a_gateway_loads_the_admin_api_and_pages_with_the_first_request_for_them(tmp_path: Path) -> None:
     steps = _probe(tmp_path / "home", "on-demand")
     assert steps["start"] == [], "nothing of the admin API or the pages at start"
-    assert steps["others"] == [], "nor the sign-ins' HTTP client, nor the MCP SDK"
+    assert steps["others"] == [], "nor sign-ins' HTTP client, the MCP SDK, PyYAML or SQLAlchemy's ORM"
     assert steps["health"] == [], "a health probe does not load them"
     assert steps["admin"] == ["panelgate.http.admin", "panelgate.web.pages"]
     assert steps["admin_reply"] == [200, True], "the gateway settings, read through the admin API"

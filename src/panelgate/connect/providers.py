@@ -25,7 +25,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 Flow = Literal["key", "oauth", "device", "local"]
@@ -125,6 +124,8 @@ def load_providers(path: Path | None) -> dict[str, Provider]:
     providers = {p.name: p for p in BUILT_IN}
     if path is None:
         return providers
+    import yaml  # only for a providers file: most gateways have none
+
     try:
         loaded: Any = yaml.safe_load(path.read_text())
     except (OSError, yaml.YAMLError) as exc:

@@ -5,7 +5,8 @@ secrets), models with their facts (retired ones too), and collections. It is
 read whole and every value is run through the same rules the repositories
 use before anything is written; the first problem is refused with its place
 in the document (`models[2].role: ...`). Checks that need the database
-(references, aliases already taken) happen in `config_io.py`.
+(references, aliases already taken) happen in `config_io.py`. PyYAML is
+imported by the first export or import, not with the store.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
-
-import yaml
 
 from panelgate.core.types import CollectionInfo
 from panelgate.store.endpoints import checked_fields
@@ -155,6 +154,8 @@ class Document:
 
 
 def dump(document: Mapping[str, Any]) -> str:
+    import yaml
+
     return HEADER + yaml.safe_dump(
         dict(document), sort_keys=False, allow_unicode=True, default_flow_style=False
     )
@@ -162,6 +163,8 @@ def dump(document: Mapping[str, Any]) -> str:
 
 def parse(text: str) -> Document:
     """The document's checked entries, or `Invalid` naming the first problem and where it is."""
+    import yaml
+
     try:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as exc:
