@@ -128,3 +128,22 @@ def test_serve_raises_a_low_open_files_limit_to_the_hard_one_and_loads_no_websoc
         line.rsplit("|", 1)[-1].strip() for line in said.splitlines() if line.startswith("import time:")
     }
     assert "uvloop" in imported and "websockets" not in imported
+
+
+def test_serve_becomes_the_server_in_its_own_process_and_its_options_win_over_the_environment(tmp_path: Path):
+    port, other = free_port(), free_port()
+    log = tmp_path / "serve.log"
+    env = {**_env(tmp_path / "home"), "panelgate_port": str(other), "PANELGATE_LOG_FORMAT": "text"}
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "panelgate", "serve", "--port", str(port), "--log-format", "json"],
+            env=env, stdout=output, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        wait_for_health(f"http://127.0.0.1:{port}", process, log, 30)
+        command = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
+    finally:
+        process.terminate()
+        process.wait(30)
+    assert b"panelgate.http.serve_process" in command, "the same process id, now the server alone"
+    assert log.read_text().lstrip().startswith("{"), "--log-format json won over PANELGATE_LOG_FORMAT"
