@@ -20,7 +20,7 @@ from panelgate.settings import Settings
 from tests.support.gateway import free_port
 
 port = free_port()
-app = create_app(Settings(home=sys.argv[1], port=port), dashboard_now=sys.argv[2] == "now")
+app = create_app(Settings(home=sys.argv[1], port=port))
 server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
 threading.Thread(target=server.run, daemon=True).start()
 while not server.started:
@@ -56,9 +56,9 @@ print(json.dumps(steps))
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _probe(home: Path, when: str) -> dict[str, object]:
+def _probe(home: Path) -> dict[str, object]:
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(home), when], capture_output=True, text=True, timeout=120, cwd=ROOT
+        [sys.executable, "-c", PROBE, str(home)], capture_output=True, text=True, timeout=120, cwd=ROOT
     )
     assert done.returncode == 0, done.stderr
     steps: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -66,7 +66,7 @@ def _probe(home: Path, when: str) -> dict[str, object]:
 
 
 def test_a_gateway_loads_the_admin_api_and_pages_with_the_first_request_for_them(tmp_path: Path) -> None:
-    steps = _probe(tmp_path / "home", "on-demand")
+    steps = _probe(tmp_path / "home")
     assert steps["start"] == [], "nothing of the admin API or the pages at start"
     assert steps["others"] == [], "nor sign-ins' HTTP client, the MCP SDK, PyYAML or SQLAlchemy's ORM"
     assert steps["health"] == [], "a health probe does not load them"
@@ -74,9 +74,3 @@ def test_a_gateway_loads_the_admin_api_and_pages_with_the_first_request_for_them
     assert steps["admin_reply"] == [200, True], "the gateway settings, read through the admin API"
     assert steps["document_has_admin"] is True
     assert steps["page"] == [200, True]
-
-
-def test_a_gateway_built_for_forked_workers_has_them_from_the_start(tmp_path: Path) -> None:
-    steps = _probe(tmp_path / "home", "now")
-    assert steps["start"] == ["panelgate.http.admin", "panelgate.web.pages"]
-    assert steps["admin_reply"] == [200, True]

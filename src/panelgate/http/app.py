@@ -98,12 +98,10 @@ def app_from_environment() -> AccessLog:
     return create_app(Settings(), migrations_apart=True)
 
 
-def create_app(
-    settings: Settings | None = None, *, dashboard_now: bool = False, migrations_apart: bool = False
-) -> AccessLog:
-    """The gateway's ASGI app. `dashboard_now` adds the admin API and the pages at once (before a fork)
-    rather than on their first request (`http/routes_on_demand.py`); `migrations_apart` has a child
-    process migrate a database that is behind, so a long-running server never imports Alembic."""
+def create_app(settings: Settings | None = None, *, migrations_apart: bool = False) -> AccessLog:
+    """The gateway's ASGI app (the admin API and the pages added on their first request:
+    `http/routes_on_demand.py`). `migrations_apart` has a child process migrate a database that is
+    behind, so a long-running server never imports Alembic."""
     settings = settings or Settings()
     policy = AccessPolicy.from_settings(settings)
     meter = Meter(os.environ.get(MULTIPROCESS_DIR) or None)  # the supervisor of --workers sets it
@@ -221,8 +219,5 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     api_docs.install(app)  # /docs with its assets from this server, not a CDN (no /redoc)
     describe_gateway(app, GATEWAY)
-    dashboard = RoutesOnDemand(app)
-    if dashboard_now:
-        dashboard.add_now()
-    guarded = AccessGuard(GatewayFront(app, GATEWAY, rest=dashboard), policy, app.state)
+    guarded = AccessGuard(GatewayFront(app, GATEWAY, rest=RoutesOnDemand(app)), policy, app.state)
     return AccessLog(PathAliases(RequestMeter(guarded, meter)))

@@ -7,9 +7,10 @@ the event loop keeps answering) and added to the app when the first request
 comes that is not a model call, `/bench/`, `/metrics` or an open path
 (`/health`, `/login`, static files: `http/access/paths.py`): the first
 page or admin call after a start waits for that once, about a third of a
-second. The supervisor of `serve --workers N` adds them before it forks
-(`add_now`), so its workers share those pages of memory instead of each
-importing its own copy.
+second. Under `serve --workers N` each worker loads them on its own first
+such request: loaded in the supervisor before the fork they would be shared,
+but every worker would hold them (about 9 MiB more across a two-worker
+server at idle), where most servers with workers answer model calls.
 """
 
 from __future__ import annotations
@@ -48,11 +49,6 @@ class RoutesOnDemand:
         if not self._added and scope["type"] == "http" and needs_them(scope["path"]):
             await self._add()
         await self._app(scope, receive, send)
-
-    def add_now(self) -> None:
-        """Import and add them at once (before a fork, or where nothing runs yet)."""
-        if not self._added:
-            self._include(_routers())
 
     async def _add(self) -> None:
         if self._adding is None:

@@ -66,7 +66,7 @@ def run(log_level: str) -> int:
             uvicorn.run(app, host=settings.bind, port=settings.port, **options)
             return 0
         # built once, so the forked workers share it
-        shared = partial(create_app, settings, dashboard_now=True, migrations_apart=True)
+        shared = partial(create_app, settings, migrations_apart=True)
         return _serve_workers(settings, options, log_level, shared)
     except CannotStart as exc:
         _say(f"panelgate cannot start: {exc}")
