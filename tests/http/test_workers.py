@@ -20,7 +20,7 @@ from tests.conftest import arrange_bench
 from tests.http.helpers import ask, hello
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
-from tests.support.workers import started_with_two_workers, worker_processes
+from tests.support.workers import metrics_folder, started_with_two_workers, worker_processes
 
 
 @pytest.fixture
@@ -133,3 +133,19 @@ def test_the_workers_share_the_app_their_supervisor_built(two_workers: Gateway):
     for worker in workers:
         memory = worker.memory_full_info()
         assert memory.uss < 0.6 * memory.rss, f"worker {worker.pid}: {memory.uss} of {memory.rss} private"
+
+
+def test_the_supervisor_keeps_no_app_once_its_workers_run_and_clears_metrics_at_stop(two_workers: Gateway):
+    """The process that built the app and forked the workers becomes a small supervisor (the same
+    process id), so the app's pages the workers wrote to are not kept a third time."""
+    assert two_workers.process is not None
+    supervisor = psutil.Process(two_workers.process.pid)
+    assert "panelgate.http.worker_supervisor" in supervisor.cmdline()
+    workers = worker_processes(two_workers)
+    assert len(workers) == 2 and all(worker.ppid() == supervisor.pid for worker in workers)
+    for worker in workers:
+        assert supervisor.memory_info().rss < 0.4 * worker.memory_info().rss, "the supervisor holds no app"
+    folder = metrics_folder(two_workers)
+    two_workers.close()
+    assert not folder.exists(), "a stopped server leaves no /metrics files behind"
+    assert all(not worker.is_running() or worker.status() == psutil.STATUS_ZOMBIE for worker in workers)

@@ -8,12 +8,15 @@ over the settings' other sources exactly as the options did; only the log
 level, which is no setting, comes as an argument.
 
 With `--workers N` the supervisor builds the app and forks the workers from
-it, so they share its memory (`http/workers.py`).
+it, so they share its memory (`http/workers.py`), then becomes a small
+process that only supervises them (`http/worker_supervisor.py`), which runs
+this module in worker mode (`--worker`) to replace a worker that died.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -28,7 +31,8 @@ from panelgate.http.app import CannotStart, create_app
 from panelgate.http.open_files import raise_open_files_limit
 from panelgate.http.request_limits import limited_protocol
 from panelgate.http.server_logging import set_up_logging
-from panelgate.http.workers import WorkerPlan, refuse_taken_port, serve_workers
+from panelgate.http.worker_supervisor import STARTUP_FAILURE, WORKER_MODE
+from panelgate.http.workers import WorkerPlan, refuse_taken_port, serve_one, serve_workers
 from panelgate.settings import Settings
 
 CANNOT_START = 2
@@ -50,16 +54,7 @@ def run(log_level: str) -> int:
     logging.getLogger("panelgate.serve").info(
         "panelgate on %s  (data: %s%s)", _where(settings), settings.data_dir, processes
     )
-    options: dict[str, Any] = {
-        "log_level": log_level,
-        "loop": "panelgate.http.eager_accept:new_event_loop",  # uvloop, accepting all that wait at once
-        "http": limited_protocol(settings),  # httptools with head size, header count and read timeouts
-        "ws": "none",  # no route speaks WebSocket, so the websockets package is never imported
-        "access_log": False,
-        "log_config": None,  # uvicorn's lines go through the root logger, in the same format
-        "timeout_graceful_shutdown": 30,
-        **uvicorn_proxy_options(settings),  # X-Forwarded-For from PANELGATE_TRUSTED_PROXIES only
-    }
+    options = _uvicorn_options(settings, log_level)
     try:
         if settings.workers == 1:
             app = create_app(settings, migrations_apart=True)
@@ -71,6 +66,35 @@ def run(log_level: str) -> int:
     except CannotStart as exc:
         _say(f"panelgate cannot start: {exc}")
         return CANNOT_START
+
+
+def run_worker(log_level: str) -> int:
+    """A worker started in place of one that died: it builds its own app (its supervisor has none to
+    fork from) and serves on the port beside the others."""
+    settings = Settings()
+    plan = WorkerPlan(
+        settings.bind, settings.port, _uvicorn_options(settings, log_level), log_level, settings.log_format
+    )
+    try:
+        app = create_app(settings, migrations_apart=True)
+    except CannotStart as exc:
+        _say(f"panelgate cannot start: {exc}")
+        return STARTUP_FAILURE  # the supervisor stops the server rather than start it again and again
+    serve_one(plan, app, supervisor=os.getppid())
+    return 0
+
+
+def _uvicorn_options(settings: Settings, log_level: str) -> dict[str, Any]:
+    return {
+        "log_level": log_level,
+        "loop": "panelgate.http.eager_accept:new_event_loop",  # uvloop, accepting all that wait at once
+        "http": limited_protocol(settings),  # httptools with head size, header count and read timeouts
+        "ws": "none",  # no route speaks WebSocket, so the websockets package is never imported
+        "access_log": False,
+        "log_config": None,  # uvicorn's lines go through the root logger, in the same format
+        "timeout_graceful_shutdown": 30,
+        **uvicorn_proxy_options(settings),  # X-Forwarded-For from PANELGATE_TRUSTED_PROXIES only
+    }
 
 
 def _serve_workers(
@@ -95,4 +119,5 @@ def _say(line: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(run(sys.argv[1]))
+    level, *mode = sys.argv[1:]
+    sys.exit(run_worker(level) if mode == [WORKER_MODE] else run(level))

@@ -17,9 +17,10 @@ worker opens its own database, clients and loop when its app starts.
 
 The supervisor first binds the port once without `SO_REUSEPORT`, so a
 second server on a port already served is refused instead of joining the
-group. It restarts a worker that dies, stops when one cannot start (a
-broken app or port fails the same way every time), and on SIGINT or
-SIGTERM lets every worker finish its requests before it exits.
+group. Once the workers are forked it replaces itself with a small process
+that only supervises them (`http/worker_supervisor.py`: it restarts a worker
+that dies, stops when one cannot start, and on SIGINT or SIGTERM lets every
+worker finish its requests before it exits).
 
 Each start gets a fresh, empty folder for prometheus_client's multiprocess
 mode (`PROMETHEUS_MULTIPROC_DIR`, inherited by the workers), so `/metrics`
@@ -34,8 +35,6 @@ import contextlib
 import ctypes
 import gc
 import logging
-import multiprocessing
-import multiprocessing.connection
 import os
 import shutil
 import signal
@@ -44,16 +43,14 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from multiprocessing.context import ForkContext, ForkProcess
-from types import FrameType
 from typing import Any
 
 import uvicorn
-from prometheus_client.multiprocess import mark_process_dead
 from starlette.types import ASGIApp
 from uvicorn.config import STARTUP_FAILURE
 
 from panelgate.http.server_logging import set_up_logging
+from panelgate.http.worker_supervisor import STOP_SIGNALS, become_supervisor
 from panelgate.observe import count_in_files
 
 log = logging.getLogger(__name__)
@@ -124,19 +121,12 @@ def _serve_workers(count: int, plan: WorkerPlan, build: Callable[[], ASGIApp]) -
         uvicorn.run(APP, factory=True, workers=count, **options)
         return 0
     app = _shared(build())
-    fork = multiprocessing.get_context("fork")
-    stopping: list[int] = []
-
-    def stop(signum: int, _frame: FrameType | None) -> None:
-        stopping.append(signum)
-
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, stop)
-    workers = [_start(fork, plan, app) for _ in range(count)]
-    try:
-        return _keep_serving(workers, fork, plan, app, stopping)
-    finally:
-        _stop(workers, plan.uvicorn_options.get("timeout_graceful_shutdown", 0) + STOP_GRACE_S)
+    # blocked until the supervisor is ready for them: a stop asked meanwhile waits, it is not lost
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    workers = [_fork_worker(plan, app) for _ in range(count)]
+    grace_s = plan.uvicorn_options.get("timeout_graceful_shutdown", 0) + STOP_GRACE_S
+    become_supervisor(workers, plan.log_level, plan.log_format, grace_s)
+    raise AssertionError("unreachable: the supervisor replaced this process")
 
 
 def _shared(app: ASGIApp) -> ASGIApp:
@@ -147,41 +137,25 @@ def _shared(app: ASGIApp) -> ASGIApp:
     return app
 
 
-def _keep_serving(
-    workers: list[ForkProcess], fork: ForkContext, plan: WorkerPlan, app: ASGIApp, stopping: list[int]
-) -> int:
-    """Replace workers that die until told to stop; STARTUP_FAILURE when one could not start."""
-    while not stopping:
-        multiprocessing.connection.wait([w.sentinel for w in workers], timeout=0.5)
-        for index, worker in enumerate(workers):
-            if worker.is_alive() or stopping:
-                continue
-            if worker.exitcode == STARTUP_FAILURE:
-                log.error("a worker could not start (see above); stopping")
-                return STARTUP_FAILURE
-            log.warning("worker %s stopped with status %s; starting another", worker.pid, worker.exitcode)
-            mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]  # its counts stay in the sum
-            workers[index] = _start(fork, plan, app)
-    return 0
+def _fork_worker(plan: WorkerPlan, app: ASGIApp) -> int:
+    supervisor = os.getpid()
+    pid = os.fork()
+    if pid:
+        return pid
+    status = 1
+    try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+        serve_one(plan, app, supervisor)
+        status = 0
+    except SystemExit as exc:
+        status = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
 
 
-def _stop(workers: list[ForkProcess], grace_s: float) -> None:
-    for worker in workers:
-        worker.terminate()  # SIGTERM: uvicorn finishes the requests in flight
-    for worker in workers:
-        worker.join(grace_s)
-        if worker.is_alive():
-            worker.kill()
-            worker.join()
-
-
-def _start(fork: ForkContext, plan: WorkerPlan, app: ASGIApp) -> ForkProcess:
-    worker = fork.Process(target=_serve_one, args=(plan, app, os.getpid()), name="panelgate worker")
-    worker.start()
-    return worker
-
-
-def _serve_one(plan: WorkerPlan, app: ASGIApp, supervisor: int) -> None:
+def serve_one(plan: WorkerPlan, app: ASGIApp, supervisor: int) -> None:
     """A worker's life: its own listening socket, then uvicorn until told to stop."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # Python's own, not the supervisor's, which
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # came with the fork; uvicorn sets its own as it starts
