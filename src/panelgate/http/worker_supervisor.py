@@ -26,6 +26,7 @@ import signal
 import sys
 import time
 from types import FrameType
+from typing import NoReturn
 
 from panelgate.http.server_logging import set_up_logging
 
@@ -42,7 +43,7 @@ METRICS_FOLDER = "PROMETHEUS_MULTIPROC_DIR"
 log = logging.getLogger("panelgate.workers")
 
 
-def become_supervisor(workers: list[int], log_level: str, log_format: str, grace_s: float) -> None:
+def become_supervisor(workers: list[int], log_level: str, log_format: str, grace_s: float) -> NoReturn:
     """Replace this process with the supervisor of `workers` (never returns)."""
     sys.stdout.flush()
     sys.stderr.flush()

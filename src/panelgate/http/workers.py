@@ -126,7 +126,6 @@ def _serve_workers(count: int, plan: WorkerPlan, build: Callable[[], ASGIApp]) -
     workers = [_fork_worker(plan, app) for _ in range(count)]
     grace_s = plan.uvicorn_options.get("timeout_graceful_shutdown", 0) + STOP_GRACE_S
     become_supervisor(workers, plan.log_level, plan.log_format, grace_s)
-    raise AssertionError("unreachable: the supervisor replaced this process")
 
 
 def _shared(app: ASGIApp) -> ASGIApp:
@@ -149,6 +148,8 @@ def _fork_worker(plan: WorkerPlan, app: ASGIApp) -> int:
         status = 0
     except SystemExit as exc:
         status = exc.code if isinstance(exc.code, int) else 1
+    except Exception:
+        log.exception("worker %s failed", os.getpid())
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
