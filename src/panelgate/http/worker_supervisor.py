@@ -39,8 +39,9 @@ WORKER_MODE = "--worker"
 POLL_S = 0.2
 """How often a dead worker is looked for while nothing else happens."""
 METRICS_FOLDER = "PROMETHEUS_MULTIPROC_DIR"
+"""`observe.MULTIPROCESS_DIR`, spelled out: importing `observe` would bring prometheus_client along."""
 
-log = logging.getLogger("panelgate.workers")
+log = logging.getLogger("panelgate.http.workers")  # the name these lines had before the supervisor moved here
 
 
 def become_supervisor(workers: list[int], log_level: str, log_format: str, grace_s: float) -> NoReturn:
