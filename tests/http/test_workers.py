@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import arrange_bench
 from tests.http.helpers import ask, hello
-from tests.support.gateway import Gateway
+from tests.support.gateway import Gateway, free_port
 from tests.support.upstream import FakeUpstream
 from tests.support.workers import metrics_folder, started_with_two_workers, worker_processes
 
@@ -149,3 +149,17 @@ def test_the_supervisor_keeps_no_app_once_its_workers_run_and_clears_metrics_at_
     two_workers.close()
     assert not folder.exists(), "a stopped server leaves no /metrics files behind"
     assert all(not worker.is_running() or worker.status() == psutil.STATUS_ZOMBIE for worker in workers)
+
+
+def test_workers_that_cannot_start_stop_the_server_instead_of_being_started_again(tmp_path: Path):
+    """Each worker opens the database as its app starts; one nobody serves fails the same way every
+    time, so the supervisor stops with uvicorn's startup-failure status and says why."""
+    env = {
+        **os.environ,
+        "PANELGATE_HOME": str(tmp_path / "home"),
+        "PANELGATE_DATABASE_URL": "postgresql://panelgate@127.0.0.1:9/nothing-listens-here",
+    }
+    argv = [sys.executable, "-m", "panelgate", "serve", "--port", str(free_port()), "--workers", "2"]
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=90)
+    assert done.returncode == 3, done.stderr[-2000:]
+    assert "a worker could not start (see above); stopping" in done.stderr
