@@ -41,9 +41,9 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from panelgate.core.evidence import Counts, EvidenceBook, fit_evidence
 from panelgate.core.explorer_policy import ExplorerEvidence, ExplorerTuning
@@ -73,41 +73,42 @@ class Policy:
     tuning: ExplorerTuning = field(default_factory=ExplorerTuning)
 
 
+WHEN_DUE = ExplorerTuning(early=0, early_cap=None, known_by="promise")
+"""Floor seats only when due, ties among the least known to the most promising: how the rules below
+were first tried, and the default before 2026-12-03."""
+
+
+def when_due(**knobs: Any) -> ExplorerTuning:
+    return replace(WHEN_DUE, **knobs)
+
+
 POLICIES: tuple[Policy, ...] = (
     Policy("stalest first (the old rule)", rule="stalest"),
-    Policy("Thompson + floor 30", floor=30, tuning=ExplorerTuning(pick="thompson")),
-    Policy("top-two Thompson + floor", tuning=ExplorerTuning(pick="top-two", challenge="thompson")),
+    Policy("Thompson + floor 30", floor=30, tuning=when_due(pick="thompson")),
+    Policy("top-two Thompson + floor", tuning=when_due(pick="top-two", challenge="thompson")),
     Policy(
         "top-two Thompson, early floor seats",
-        tuning=ExplorerTuning(pick="top-two", challenge="thompson", early=3),
+        tuning=when_due(pick="top-two", challenge="thompson", early=3, early_by="gap"),
     ),
-    Policy("leader + top-two challenger", tuning=ExplorerTuning(pick="leader", challenge="thompson")),
-    Policy("leader + optimistic challenger", tuning=ExplorerTuning(pick="leader", width=1.0)),
+    Policy("leader + top-two challenger", tuning=when_due(pick="leader", challenge="thompson")),
+    Policy("leader + optimistic challenger", tuning=when_due(pick="leader", width=1.0)),
     Policy(
         "Thompson, early floor seats by fewest verdicts",
-        tuning=ExplorerTuning(pick="thompson", early=8, early_by="spread"),
+        tuning=when_due(pick="thompson", early=8, early_by="spread"),
     ),
-    Policy(
-        "challenger + Thompson (the previous default)", tuning=ExplorerTuning(pick="challenger", width=1.0)
-    ),
-    Policy("learn and lead, one standard deviation", tuning=ExplorerTuning(width=1.0)),
+    Policy("challenger + Thompson (the first evidence rule)", tuning=when_due(pick="challenger", width=1.0)),
+    Policy("learn and lead, one standard deviation", tuning=when_due(width=1.0)),
+    Policy("learn and lead, floor seats only when due (the previous default)", tuning=when_due()),
     Policy(
         "learn and lead, early floor seats where least known",
-        tuning=ExplorerTuning(known_by="deadline", early=8, early_by="spread", early_cap=1),
+        tuning=ExplorerTuning(early_by="spread"),
     ),
     Policy(
         "the same, leader 5 in 10 while contested, 9 in 10 once settled",
-        tuning=ExplorerTuning(
-            known_by="deadline",
-            early=8,
-            early_by="spread",
-            early_cap=1,
-            leader_share=0.5,
-            settled_leader_share=0.9,
-        ),
+        tuning=ExplorerTuning(early_by="spread", leader_share=0.5, settled_leader_share=0.9),
     ),
-    Policy("learn and lead, least known contender", tuning=ExplorerTuning(challenge="fewest")),
-    Policy("**learn and lead (the default)**"),
+    Policy("learn and lead, least known contender", tuning=when_due(challenge="fewest")),
+    Policy("**learn and lead, early floor seats on the thinnest record (the default)**"),
 )
 
 

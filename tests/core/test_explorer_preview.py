@@ -38,7 +38,29 @@ def test_a_model_that_never_sat_is_due_whatever_its_record() -> None:
     assert [c.reason for c in order].count("due") == 1
 
 
-def test_a_model_near_its_deadline_sits_early_on_its_good_shape_when_the_rule_allows_it() -> None:
+def test_a_model_near_its_deadline_sits_early_where_its_record_is_thinnest() -> None:
+    book = fit_evidence(
+        {
+            ("m", "code"): Counts(useful=9, not_useful=1),
+            ("m", "prose"): Counts(useful=1, not_useful=1),
+            ("x", "code"): Counts(useful=5, not_useful=5),
+            ("x", "prose"): Counts(useful=5, not_useful=5),
+        },
+        {},
+    )
+    near = {"m": 25, "x": 0}
+    prose = evidence_order(["m", "x"], shape="prose", seats=1, floor=30, book=book, unseated_for=near)
+    assert reasons(prose)[0] == ("m", "early")
+    assert prose[0].why == "early: unseated for 25 panels (floor 30), its thinnest record"
+    code = evidence_order(["m", "x"], shape="code", seats=1, floor=30, book=book, unseated_for=near)
+    assert "early" not in [c.reason for c in code]
+    far = evidence_order(
+        ["m", "x"], shape="prose", seats=1, floor=30, book=book, unseated_for={"m": 20, "x": 0}
+    )
+    assert "early" not in [c.reason for c in far]
+
+
+def test_under_the_gap_variant_a_model_sits_early_on_its_good_shape() -> None:
     book = fit_evidence(
         {
             ("m", "code"): Counts(useful=9, not_useful=1),
@@ -48,7 +70,7 @@ def test_a_model_near_its_deadline_sits_early_on_its_good_shape_when_the_rule_al
         },
         {},
     )
-    near, early = {"m": 25, "x": 0}, ExplorerTuning(early=5)
+    near, early = {"m": 25, "x": 0}, ExplorerTuning(early=5, early_by="gap")
     code = evidence_order(
         ["m", "x"], shape="code", seats=1, floor=30, book=book, unseated_for=near, tuning=early
     )

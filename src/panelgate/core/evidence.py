@@ -121,9 +121,11 @@ class EvidenceBook:
     def __init__(self, counts: Mapping[tuple[str, str], Counts], families: Mapping[str, str], prior: Prior):
         self.prior = prior
         self._cells = dict(counts)
+        self._shapes = tuple(dict.fromkeys(shape for _, shape in self._cells))
         self._families = dict(families)
         self._posteriors: dict[tuple[str, str], Posterior] = {}
         self._best: dict[str, float] = {}
+        self._thinner: dict[str, dict[str, int]] = {}
         self._models: dict[str, tuple[float, float]] = {}
         """alias → (Σ w, Σ w·d) over its cells: w a cell's precision about its model's level, d its
         deviation from the bench's mean."""
@@ -175,7 +177,7 @@ class EvidenceBook:
     @property
     def shapes(self) -> tuple[str, ...]:
         """Every shape with evidence on it."""
-        return tuple(dict.fromkeys(shape for _, shape in self._cells))
+        return self._shapes
 
     def best_mean(self, shape: str) -> float:
         """The highest posterior mean on `shape` (the bench's mean when nobody has evidence there)."""
@@ -184,6 +186,21 @@ class EvidenceBook:
             means = [self.posterior(alias, s).mean for alias, s in self._cells if s == shape]
             known = self._best[shape] = max(means, default=self.prior.mean)
         return known
+
+    def thinner_records(self, alias: str, shape: str) -> int:
+        """How many of the model's shapes hold a thinner record than `shape`: fewer verdicts, or as many
+        and a higher estimate (remembered per model: the floor asks it for every candidate, every panel)."""
+        ranks = self._thinner.get(alias)
+        if ranks is None:
+            keys = {s: self._thinness(alias, s) for s in self.shapes}
+            ranks = self._thinner[alias] = {s: sum(k < key for k in keys.values()) for s, key in keys.items()}
+        if shape in ranks:
+            return ranks[shape]
+        here = self._thinness(alias, shape)
+        return sum(self._thinness(alias, s) < here for s in self.shapes)
+
+    def _thinness(self, alias: str, shape: str) -> tuple[int, float]:
+        return (self.counts(alias, shape).judged, -self.posterior(alias, shape).mean)
 
     def counts(self, alias: str, shape: str) -> Counts:
         return self._cells.get((alias, shape), _NONE)

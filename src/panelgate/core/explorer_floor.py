@@ -6,8 +6,9 @@ The floor keeps every record fresh at a bounded cost: with K at the bench's
 size and two explorer seats, at most about one seat a panel. A model is
 seated only when waiting longer would break the floor for someone (earliest
 deadline first, so a crowd of models coming due together is spread over the
-panels before their deadlines); optionally a few panels early, on a shape
-where its record is promising, so the seat it must get anyway is worth more.
+panels before their deadlines). The default rule also lets a model sit a
+few panels early when the panel's shape is the one its record knows least,
+so the seats it must get anyway fill its thinnest record first.
 """
 
 from __future__ import annotations
@@ -21,9 +22,15 @@ from panelgate.core.types import ModelInfo
 MIN_FLOOR = 10
 """The smallest default floor: on a small bench, every model sits at least once in 10 panels."""
 
-EarlyBy = Literal["gap", "spread"]
-"""Where a model near its deadline may take an early seat: on a shape where it is fewest posterior
-standard deviations below the shape's best (`gap`), or where it has the fewest verdicts (`spread`)."""
+EARLY_WINDOW_SHARE = 3
+"""An early seat comes at most floor // 3 panels before the model's deadline."""
+
+EarlyBy = Literal["thin", "gap", "spread"]
+"""Where a model near its deadline may take an early seat: on the shape where it has the fewest
+verdicts, the most promising of those (`thin`, the default: the seat fills the record where it is
+thinnest, and where two are as thin, the one likelier to matter, for a good answer today and a
+contender found sooner); on a shape where it is fewest posterior standard deviations below the
+shape's best (`gap`); or on any of its fewest-judged shapes (`spread`)."""
 
 
 def bench_size(roster: Mapping[str, ModelInfo]) -> int:
@@ -81,12 +88,14 @@ def _gap(book: EvidenceBook, alias: str, shape: str) -> float:
 
 def _among_its_best(book: EvidenceBook, alias: str, shape: str, by: EarlyBy, top: int) -> bool:
     """True when `shape` is among the model's `top` shapes by the early rule."""
+    if by == "thin":
+        return book.thinner_records(alias, shape) < top
     if by == "spread":
         here_n = book.counts(alias, shape).judged
         better = sum(book.counts(alias, other).judged < here_n for other in book.shapes)
     else:
-        here = _gap(book, alias, shape)
-        better = sum(_gap(book, alias, other) > here for other in book.shapes if other != shape)
+        gap = _gap(book, alias, shape)
+        better = sum(_gap(book, alias, other) > gap for other in book.shapes if other != shape)
     return better < top
 
 
@@ -98,11 +107,18 @@ def early_seats(
     unseated_for: Mapping[str, int],
     floor: int,
     window: int,
-    by: EarlyBy = "gap",
+    by: EarlyBy = "thin",
     top: int = 1,
 ) -> list[str]:
-    """Models within `window` panels of their deadline for whom `shape` is a good place to sit."""
-    if window <= 0:
+    """Models within `window` panels of their deadline for whom `shape` is a good place to sit.
+
+    An early seat moves a seat the floor owes to a better shape, and costs an
+    extra seat now and then (the model's next deadline comes sooner). So the
+    window is at most a third of the floor, and with a single shape of work
+    on record there is nowhere to move the seat to, and nobody sits early.
+    """
+    window = min(window, floor // EARLY_WINDOW_SHARE)
+    if window <= 0 or len(book.shapes) < 2:
         return []
     near = [
         alias

@@ -8,7 +8,10 @@ one `benchmarks/seating_sim.py` chose; docs/seating.md has its numbers)
 fills the open seats of a panel in three steps:
 
 1. **The floor** (`core/explorer_floor.py`): models that must sit now so that
-   every model sits at least once in every K panels.
+   every model sits at least once in every K panels; and, at most one a
+   panel, a model within 8 panels of that deadline whose least-judged shape
+   (the most promising of those) is the panel's, so the seats the floor
+   forces anyway fill the thinnest records first.
 2. **A seat to learn**: the leader is the candidate with the highest posterior
    mean on the panel's shape, the record's current claim to the best; the
    challenger is the other candidate with the highest optimistic estimate
@@ -16,7 +19,8 @@ fills the open seats of a panel in three steps:
    overturn that claim (LUCB, Kalyanakrishnan et al. 2012). While the two
    estimates still overlap, the first free seat goes to the challenger; once
    the record has settled them, to the model the record knows least on this
-   shape (fewest verdicts), so that no model's record on a shape stays empty.
+   shape (fewest verdicts; among those, the one nearest its floor deadline),
+   so that no model's record on a shape stays empty.
 3. **A seat to answer well**: the next seat goes to the leader most of the
    time (`ExplorerTuning.leader_share`), else to the least known model too.
    A panel with only one free seat tosses that same coin between the leader
@@ -30,8 +34,8 @@ the one on an endpoint marked `preferred` comes first, then the alias.
 
 `ExplorerTuning` also holds the variants the simulation compares (plain
 Thompson sampling, top-two Thompson, the challenger followed by Thompson
-draws, the leader and the challenger, early floor seats, learning seats that
-also keep the floor, the least known contender); the randomness
+draws, the leader and the challenger, floor seats only when due or early by
+another measure, the least known contender); the randomness
 comes from the `random.Random` the caller passes, so seating is reproducible
 under a seed.
 """
@@ -85,15 +89,16 @@ class ExplorerTuning:
     settled_leader_share: float | None = None
     """With `learn-and-lead`: the leader's share of the second seat once its lead is settled (None: as
     `leader_share`)."""
-    early: int = 0
-    """Panels before its floor deadline a model may take a seat early on a good shape (0: only when due)."""
-    early_by: EarlyBy = "gap"
+    early: int = 8
+    """Panels before its floor deadline a model may take a seat early, when the panel's shape is where
+    `early_by` would place it (0: only when due)."""
+    early_by: EarlyBy = "thin"
     early_top: int = 1
     """An early seat is on one of the model's best `early_top` shapes by `early_by`."""
-    early_cap: int | None = None
+    early_cap: int | None = 1
     """Early seats fill at most this many of a panel's seats, counting those the floor forces (None: any
     seat the floor leaves)."""
-    known_by: KnownBy = "promise"
+    known_by: KnownBy = "deadline"
     """How a tie among the least known candidates is broken."""
 
 
@@ -241,6 +246,34 @@ def _free_seats(pool: Sequence[str], shape: str, seats: int, evidence: ExplorerE
     return [*pair, *(alias for alias in drawn if alias not in pair)]
 
 
+def floor_seats(
+    pool: Sequence[str],
+    *,
+    shape: str,
+    seats: int,
+    floor: int,
+    book: EvidenceBook,
+    unseated_for: Mapping[str, int],
+    tuning: ExplorerTuning,
+    preferred: Collection[str] = frozenset(),
+) -> tuple[list[str], list[str]]:
+    """The floor's seats on this panel: the models due now, then those `tuning` lets sit early (no more
+    than its cap leaves)."""
+    due = due_now(pool, unseated_for, floor, seats, preferred)
+    cap = seats if tuning.early_cap is None else min(seats, tuning.early_cap)
+    early = early_seats(
+        [alias for alias in pool if alias not in due],
+        shape=shape,
+        book=book,
+        unseated_for=unseated_for,
+        floor=floor,
+        window=tuning.early,
+        by=tuning.early_by,
+        top=tuning.early_top,
+    )[: max(0, cap - len(due))]
+    return due, early
+
+
 def explorer_order(
     pool: Sequence[str], *, shape: str, seats: int, floor: int, evidence: ExplorerEvidence
 ) -> list[str]:
@@ -249,18 +282,16 @@ def explorer_order(
     `pool` holds only models every fit rule allows; the caller walks the
     order and skips a model whose family already sits.
     """
-    tuning = evidence.tuning
-    due = due_now(pool, evidence.unseated_for, floor, seats, evidence.preferred)
-    early = early_seats(
-        [alias for alias in pool if alias not in due],
+    due, early = floor_seats(
+        pool,
         shape=shape,
+        seats=seats,
+        floor=floor,
         book=evidence.book,
         unseated_for=evidence.unseated_for,
-        floor=floor,
-        window=tuning.early,
-        by=tuning.early_by,
-        top=tuning.early_top,
-    )[: max(0, (seats if tuning.early_cap is None else min(seats, tuning.early_cap)) - len(due))]
+        tuning=evidence.tuning,
+        preferred=evidence.preferred,
+    )
     chosen = [*due, *early]
     rest = [alias for alias in pool if alias not in chosen]
     return [*chosen, *(_free_seats(rest, shape, seats - len(chosen), evidence) if rest else [])]

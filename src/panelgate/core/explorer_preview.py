@@ -5,15 +5,16 @@ explorer seats in the order the evidence rule (`core/explorer_policy.py`)
 would seat them on the next panel, each with the reason it stands there:
 
 - **due**: the staleness floor makes it sit now (`core/explorer_floor.py`);
-- **early**: near its floor deadline, on a shape its record favours (only
-  when the rule's tuning lets models sit early, `ExplorerTuning.early`);
+- **early**: near its floor deadline, on the shape its record knows least
+  (`ExplorerTuning.early`, at most one such seat a panel);
 - **challenger**: the candidate most able to overturn the leader, while its
   optimistic estimate (mean plus `ExplorerTuning.width` standard deviations,
   two by default) still reaches the leader's pessimistic one (mean minus as
   many): it takes the seat to learn;
 - **least known**: once the leader's lead is settled, the seat to learn goes
-  to the model with the fewest verdicts on the shape; the next least known
-  sits when the leader's coin (`ExplorerTuning.leader_share`) says no;
+  to the model with the fewest verdicts on the shape (the one nearest its
+  floor deadline among equals); the next least known sits when the leader's
+  coin (`ExplorerTuning.leader_share`) says no;
 - **leader**: the best posterior mean among the rest;
 - **few verdicts** / **behind**: the rest, by mean; they sit when the floor
   makes them due or they become the least known.
@@ -38,9 +39,10 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from panelgate.core.evidence import EvidenceBook
-from panelgate.core.explorer_floor import due_now, early_seats, overdue
+from panelgate.core.explorer_floor import overdue
 from panelgate.core.explorer_policy import (
     ExplorerTuning,
+    floor_seats,
     leader_of,
     least_known,
     may_overturn,
@@ -127,7 +129,12 @@ def _unseated_words(alias: str, unseated_for: Mapping[str, int]) -> str:
 
 
 def _by_estimate(
-    rest: Sequence[str], shape: str, seats: int, book: EvidenceBook, tuning: ExplorerTuning
+    rest: Sequence[str],
+    shape: str,
+    seats: int,
+    book: EvidenceBook,
+    tuning: ExplorerTuning,
+    waited: Mapping[str, int] | None,
 ) -> list[NextExplorer]:
     """The free seats' candidates as `learn-and-lead` fills them: the seat to learn (the challenger
     while it may overturn the leader, else the least known), the leader, the next least known (who
@@ -143,9 +150,9 @@ def _by_estimate(
         challenger = None
     learn = challenger
     if learn is None and others and seats > 1:
-        learn = least_known(others, shape, book)
+        learn = least_known(others, shape, book, waited)
     after = [alias for alias in others if alias != learn]
-    second = least_known(after, shape, book) if after and seats > 1 else None
+    second = least_known(after, shape, book, waited) if after and seats > 1 else None
     head = [alias for alias in (learn, leader, second) if alias is not None]
     order = [*head, *sorted((a for a in rest if a not in head), key=lambda a: (-mean[a], a))]
     share = f"{tuning.leader_share:.0%}"
@@ -186,25 +193,19 @@ def evidence_order(
 ) -> list[NextExplorer]:
     """The pool in the evidence rule's order under `tuning`: models the floor makes due, models it
     lets sit early, then the free seats'."""
-    due = due_now(pool, unseated_for, floor, seats)
-    early = early_seats(
-        [alias for alias in pool if alias not in due],
-        shape=shape,
-        book=book,
-        unseated_for=unseated_for,
-        floor=floor,
-        window=tuning.early,
-        by=tuning.early_by,
-        top=tuning.early_top,
-    )[: max(0, seats - len(due))]
+    due, early = floor_seats(
+        pool, shape=shape, seats=seats, floor=floor, book=book, unseated_for=unseated_for, tuning=tuning
+    )
 
     def floor_seat(alias: str, reason: Reason) -> NextExplorer:
-        why = f"{reason}: {_unseated_words(alias, unseated_for)} (floor {floor})"
+        where = ", its thinnest record" if reason == "early" and tuning.early_by == "thin" else ""
+        why = f"{reason}: {_unseated_words(alias, unseated_for)} (floor {floor}){where}"
         return NextExplorer(alias, reason, why, book.posterior(alias, shape).mean)
 
     first = [*(floor_seat(alias, "due") for alias in due), *(floor_seat(alias, "early") for alias in early)]
     rest = [alias for alias in pool if alias not in due and alias not in early]
-    return [*first, *_by_estimate(rest, shape, seats - len(first), book, tuning)]
+    waited = unseated_for if tuning.known_by == "deadline" else None
+    return [*first, *_by_estimate(rest, shape, seats - len(first), book, tuning, waited)]
 
 
 def stalest_order(

@@ -8,12 +8,19 @@ because two copies of one model agreeing is not two opinions.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 _DROPPED_TAGS = (":free", ":latest")
 _SEPARATORS = str.maketrans("", "", "-_.")
 
 
+@lru_cache(maxsize=4096)
 def family(served_id: str) -> str:
-    """The served id's last path segment, lower-cased, without `:free`/`:latest` or `-_.`."""
+    """The served id's last path segment, lower-cased, without `:free`/`:latest` or `-_.`.
+
+    Remembered: seating asks it for every candidate of every panel, and a
+    bench has a few hundred served ids at most.
+    """
     name = served_id.strip().rsplit("/", 1)[-1].lower()
     for tag in _DROPPED_TAGS:
         name = name.removesuffix(tag)
