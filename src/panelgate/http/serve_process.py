@@ -7,6 +7,9 @@ long as it runs. Its options arrive as `PANELGATE_*` variables, which win
 over the settings' other sources exactly as the options did; only the log
 level, which is no setting, comes as an argument.
 
+uvicorn's package file would load its command line (Click) too, for good:
+`http/uvicorn_server.py` keeps it out, and the server is run directly.
+
 With `--workers N` the supervisor builds the app and forks the workers from
 it, so they share its memory (`http/workers.py`), then becomes a small
 process that only supervises them (`http/worker_supervisor.py`), which runs
@@ -15,6 +18,12 @@ this module in worker mode (`--worker`) to replace a worker that died.
 
 from __future__ import annotations
 
+# ruff: noqa: E402  (uvicorn's command line is kept out before anything imports uvicorn)
+from panelgate.http.uvicorn_server import without_its_command_line
+
+without_its_command_line()
+
+import contextlib
 import logging
 import os
 import sys
@@ -58,8 +67,7 @@ def run(log_level: str) -> int:
     try:
         if settings.workers == 1:
             app = create_app(settings, migrations_apart=True)
-            uvicorn.run(app, host=settings.bind, port=settings.port, **options)
-            return 0
+            return _serve(uvicorn.Config(app, host=settings.bind, port=settings.port, **options))
         # built once, so the forked workers share it
         shared = partial(create_app, settings, migrations_apart=True)
         return _serve_workers(settings, options, log_level, shared)
@@ -82,6 +90,15 @@ def run_worker(log_level: str) -> int:
         return STARTUP_FAILURE  # the supervisor stops the server rather than start it again and again
     serve_one(plan, app, supervisor=os.getppid())
     return 0
+
+
+def _serve(config: uvicorn.Config) -> int:
+    """One process serving until stopped; uvicorn's startup-failure status when it never started
+    (what `uvicorn.run` does, without loading uvicorn's command line for it)."""
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    return 0 if server.started else STARTUP_FAILURE
 
 
 def _uvicorn_options(settings: Settings, log_level: str) -> dict[str, Any]:
