@@ -13,17 +13,16 @@ import sys
 from pathlib import Path
 
 PROBE = """
-import json, socket, sys, threading, time, urllib.request
+import json, sys, threading, time, urllib.request
 from panelgate.http.uvicorn_server import without_its_command_line
 
 without_its_command_line()
 import uvicorn
 from panelgate.http.app import create_app
 from panelgate.settings import Settings
+from tests.support.ports import free_port  # not tests.support.gateway: httpx's own CLI loads Click
 
-with socket.socket() as probe:  # not the tests' helpers: they import httpx, whose own CLI loads Click
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
+port = free_port()
 app = create_app(Settings(home=sys.argv[1], port=port))
 server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
 threading.Thread(target=server.run, daemon=True).start()

@@ -19,7 +19,6 @@ import functools
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,15 +30,11 @@ from typing import Any, TypeVar
 
 import httpx
 
+from tests.support.ports import free_port
+
 T = TypeVar("T")
 TEST_DATABASE_URL = os.environ.get("PANELGATE_TEST_DATABASE_URL", "")
 TEST_REDIS_URL = os.environ.get("PANELGATE_TEST_REDIS_URL", "")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def psql(server_url: str, sql: str) -> None:

@@ -260,7 +260,9 @@ def floor_seats(
     """The floor's seats on this panel: the models due now, then those `tuning` lets sit early (no more
     than its cap leaves)."""
     due = due_now(pool, unseated_for, floor, seats, preferred)
-    cap = seats if tuning.early_cap is None else min(seats, tuning.early_cap)
+    room = (seats if tuning.early_cap is None else min(seats, tuning.early_cap)) - len(due)
+    if room <= 0:  # the floor fills what early seats may take
+        return due, []
     early = early_seats(
         [alias for alias in pool if alias not in due],
         shape=shape,
@@ -270,7 +272,7 @@ def floor_seats(
         window=tuning.early,
         by=tuning.early_by,
         top=tuning.early_top,
-    )[: max(0, cap - len(due))]
+    )[:room]
     return due, early
 
 
