@@ -18,7 +18,7 @@ from pathlib import Path
 
 EPHEMERAL = Path("/proc/sys/net/ipv4/ip_local_port_range")
 LOWEST = 10_000
-"""Below this are the ports well-known services (and this machine's PostgreSQL or Redis) may hold."""
+"""Below this are the ports well-known services may hold."""
 
 _draw = random.SystemRandom()
 """Not the `random` module's generator, which a test may seed: parallel runs would draw alike."""
