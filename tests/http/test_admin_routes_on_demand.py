@@ -13,19 +13,10 @@ import sys
 from pathlib import Path
 
 PROBE = """
-import json, sys, threading, time, urllib.request
-import uvicorn
-from panelgate.http.app import create_app
-from panelgate.settings import Settings
-from tests.support.gateway import free_port
+import json, sys, urllib.request
+from tests.support.thread_gateway import serve_in_thread
 
-port = free_port()
-app = create_app(Settings(home=sys.argv[1], port=port))
-server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-threading.Thread(target=server.run, daemon=True).start()
-while not server.started:
-    time.sleep(0.01)
-base = f"http://127.0.0.1:{port}"
+server, base = serve_in_thread(sys.argv[1])
 
 
 def loaded():

@@ -13,22 +13,15 @@ import sys
 from pathlib import Path
 
 PROBE = """
-import json, sys, threading, time, urllib.request
+import json, sys, urllib.request
 from panelgate.http.uvicorn_server import without_its_command_line
 
 without_its_command_line()
 import uvicorn
-from panelgate.http.app import create_app
-from panelgate.settings import Settings
-from tests.support.ports import free_port  # not tests.support.gateway: httpx's own CLI loads Click
+from tests.support.thread_gateway import serve_in_thread
 
-port = free_port()
-app = create_app(Settings(home=sys.argv[1], port=port))
-server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-threading.Thread(target=server.run, daemon=True).start()
-while not server.started:
-    time.sleep(0.01)
-with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=30) as reply:
+server, base = serve_in_thread(sys.argv[1])
+with urllib.request.urlopen(f"{base}/health", timeout=30) as reply:
     health = reply.status
 serving = {"health": health, "click": "click" in sys.modules, "main": "uvicorn.main" in sys.modules}
 server.should_exit = True
