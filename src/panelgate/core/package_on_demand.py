@@ -13,6 +13,11 @@ each: `from uvicorn import Config` works as before. Any other name asked of
 the stand-in runs the real package file into it first, so code that wants
 the rest still gets it, at the old cost. A process that imported the
 package before keeps it as it is.
+
+Our own packages that re-export their public names (`panelgate.hubs`)
+use `exports_on_demand` instead: the package file imports nothing, and a
+name is imported from its module when first asked for (PEP 562), so a
+process that needs one small module of the package does not load the rest.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import importlib
 import importlib.util
 import sys
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
@@ -57,3 +62,18 @@ def stand_in(package: str, parts: Mapping[str, Sequence[str]]) -> None:
         loaded = importlib.import_module(f"{package}.{part}")
         for name in names:
             setattr(module, name, getattr(loaded, name))
+
+
+def exports_on_demand(package: str, where: Mapping[str, str]) -> Callable[[str], Any]:
+    """A package's module-level `__getattr__`: each name in `where` (name → the package's module that
+    defines it) is imported from that module when first asked for, then kept on the package."""
+
+    def export(name: str) -> Any:
+        module = where.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{module}"), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return export

@@ -67,7 +67,7 @@ from panelgate.observe import MULTIPROCESS_DIR, Meter
 from panelgate.settings import Settings
 from panelgate.store import Database, EndpointRecord
 from panelgate.store.records import RateRule
-from panelgate.suite.desk import SuiteDesk
+from panelgate.suite.on_demand import SuiteOnDemand
 from panelgate.suite.onboarding_step import onboarding_suite
 from panelgate.upstream import KeyStore, UpstreamClient
 from panelgate.upstream.pacing import Pacer
@@ -155,7 +155,7 @@ def create_app(settings: Settings | None = None, *, migrations_apart: bool = Fal
         # Health probes and the scheduler: every process has a runner; the one holding the lease runs jobs.
         health_desk = HealthDesk(db, upstream)
         retirer = AutoRetirer(db, health_desk, upstream)
-        suite = SuiteDesk(db, upstream, settings.data_dir)
+        suite = SuiteOnDemand(db, upstream, settings.data_dir)  # the suite is imported by its first run
         scheduler = Scheduler(db, JOBS, JobContext(db, health_desk, retirer, catalog, suite))
         # Onboarding works its queue in every scheduler mode (a person asked for it); one process at a time.
         onboarding = OnboardingQueue(db, upstream, holder=scheduler.holder, run_suite=onboarding_suite(suite))

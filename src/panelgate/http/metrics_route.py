@@ -5,19 +5,23 @@ every replica and sums them. The access layer guards it like the admin API
 (the admin token or the login cookie) unless `PANELGATE_METRICS_PUBLIC=1`.
 Prices for the cost figures are read once per scrape; when the database
 cannot be read the figures are still served, without cost, since a scrape
-is wanted most when something is wrong.
+is wanted most when something is wrong. The scrape's code is imported by
+the first one (`observe/__init__.py` says why).
 """
 
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from panelgate.http.access.paths import METRICS_PATH
 from panelgate.http.services import Services, services
-from panelgate.observe import CONTENT_TYPE, Prices, scrape
+
+if TYPE_CHECKING:
+    from panelgate.observe.exposition import Prices
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +30,8 @@ router = APIRouter()
 
 @router.get(METRICS_PATH, include_in_schema=False)
 async def metrics(request: Request) -> Response:
+    from panelgate.observe.exposition import CONTENT_TYPE, scrape  # the first scrape loads it
+
     held = services(request)
     return Response(scrape(held.meter, await _prices(held)), media_type=CONTENT_TYPE)
 

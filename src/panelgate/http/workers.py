@@ -32,7 +32,6 @@ stops.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import logging
 import os
@@ -43,6 +42,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import uvicorn
@@ -120,6 +120,7 @@ def _serve_workers(count: int, plan: WorkerPlan, build: Callable[[], ASGIApp]) -
         options = {"host": plan.host, "port": plan.port, **plan.uvicorn_options}
         uvicorn.run(APP, factory=True, workers=count, **options)
         return 0
+    _c_library()  # loaded before the fork, so the workers share it
     app = _shared(build())
     # blocked until the supervisor is ready for them: a stop asked meanwhile waits, it is not lost
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
@@ -161,7 +162,7 @@ def serve_one(plan: WorkerPlan, app: ASGIApp, supervisor: int) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # Python's own, not the supervisor's, which
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # came with the fork; uvicorn sets its own as it starts
     _stop_with_supervisor(supervisor)
-    ctypes.CDLL(None).prctl(PR_SET_NAME, WORKER_NAME)
+    _c_library().prctl(PR_SET_NAME, WORKER_NAME)
     set_up_logging(plan.log_level, plan.log_format)
     try:
         listening = _listening_socket(plan.host, plan.port)
@@ -175,9 +176,18 @@ def serve_one(plan: WorkerPlan, app: ASGIApp, supervisor: int) -> None:
 
 def _stop_with_supervisor(supervisor: int) -> None:
     """Ask Linux for SIGTERM when the supervisor dies (even by SIGKILL), so no worker keeps the port."""
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    _c_library().prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != supervisor:  # it died before the request took effect
         sys.exit(0)
+
+
+@cache
+def _c_library() -> Any:
+    """The C library, for prctl(2): ctypes is loaded by a server with workers only (a third of a MiB that
+    one process would keep for nothing)."""
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def _listening_socket(host: str, port: int) -> socket.socket:

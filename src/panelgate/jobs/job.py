@@ -17,7 +17,7 @@ from panelgate.engine.auto_retire import AutoRetirer
 from panelgate.engine.health import HealthDesk
 from panelgate.jobs.schedule import Schedule
 from panelgate.store import Database
-from panelgate.suite.desk import SuiteDesk
+from panelgate.suite.on_demand import SuiteOnDemand
 
 CALLER = "scheduler"
 """Who scheduled calls are for, in the usage ledger."""
@@ -30,8 +30,8 @@ class JobContext:
     retirer: AutoRetirer
     catalog: Catalog | None = None
     """The catalog refresh's desk (None: the process has none, and that job reads nothing)."""
-    suite: SuiteDesk | None = None
-    """The review suite's desk, for its scheduled passes (None: the process has none)."""
+    suite: SuiteOnDemand | None = None
+    """The review suite's desk (made on first use), for its scheduled passes (None: the process has none)."""
 
 
 @dataclass(frozen=True)

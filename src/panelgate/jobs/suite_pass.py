@@ -18,7 +18,7 @@ from panelgate.jobs.schedule import Daily
 async def run(context: JobContext) -> str:
     if context.suite is None:
         return "no review suite in this process: nothing asked"
-    return await context.suite.scheduled_pass(caller=CALLER)
+    return await context.suite.desk().scheduled_pass(caller=CALLER)
 
 
 JOB = Job(

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from panelgate.engine.onboarding_suite import SuiteChoice, SuiteOutcome, SuiteRunner
 from panelgate.store import ModelRecord
-from panelgate.suite.desk import SuiteDesk
+from panelgate.suite.on_demand import SuiteOnDemand
 
 CALLER = "onboarding"
 
 
-def onboarding_suite(desk: SuiteDesk) -> SuiteRunner:
+def onboarding_suite(suite: SuiteOnDemand) -> SuiteRunner:
     async def run(model: ModelRecord, choice: SuiteChoice) -> SuiteOutcome:
-        report = await desk.run_model(model.alias, choice, caller=CALLER)
+        report = await suite.desk().run_model(model.alias, choice, caller=CALLER)
         answered = any(answer.counted for answer in report.answers)
         return SuiteOutcome("done" if answered else "failed", report.summary())
 
