@@ -7,7 +7,7 @@ import pytest
 
 from tests.catalog.discover_setup import discover_models_dev, groq_bench, keyed, model, publish, rows
 from tests.catalog.loopback import MODELS_DEV_PATH, OPENROUTER_PATH, CatalogServer, refresh
-from tests.http.onboarding_helpers import wait_for_queue
+from tests.http.onboarding_helpers import wait_for_queue, wait_for_request
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
@@ -209,6 +209,7 @@ def test_add_refuses_a_model_already_waiting_in_the_queue(groq: Gateway, upstrea
     upstream.behave("qwen-qwq-32b", hang=True)
     body = {"provider": "groq", "model": "qwen-qwq-32b", "suite": "quick"}
     groq.api("POST", "/api/discover/add", body, expect=202)
+    wait_for_request(upstream, "qwen-qwq-32b")  # probing: registered on the bench (ad hoc) and still queued
     error = refusal(groq, body, 409)
     assert "waiting in the onboarding queue" in error["message"]
     groq.api("POST", "/api/onboarding/stop", expect=200)

@@ -43,10 +43,10 @@ def route_for(
             "(GET /api/discover lists them) or refresh the catalogs",
             field="model",
         )
+    if row.queued:  # before the bench: onboarding's first step puts the model there, ad hoc
+        raise Conflict(f"`{provider}/{model}` is waiting in the onboarding queue already", field="model")
     if row.on_bench:
         raise Conflict(f"`{provider}/{model}` is on the bench already as `{row.on_bench[0]}`", field="model")
-    if row.queued:
-        raise Conflict(f"`{provider}/{model}` is waiting in the onboarding queue already", field="model")
     if endpoint is not None:
         return _asked(row, endpoint, endpoints)
     if not row.routes:
