@@ -37,6 +37,7 @@ from starlette.types import ASGIApp
 from panelgate.http.access.policy import problems
 from panelgate.http.access.proxies import uvicorn_proxy_options
 from panelgate.http.app import CannotStart, create_app
+from panelgate.http.collector import collect_seldom, freeze_start
 from panelgate.http.open_files import raise_open_files_limit
 from panelgate.http.request_limits import limited_protocol
 from panelgate.http.server_logging import set_up_logging
@@ -50,6 +51,7 @@ PORT_TAKEN = 1
 
 def run(log_level: str) -> int:
     """Serve until stopped; the exit status (2: the settings or the app refused to start)."""
+    collect_seldom()  # the workers of `--workers` inherit it
     settings = Settings()
     refused = problems(settings)
     if refused:
@@ -67,6 +69,7 @@ def run(log_level: str) -> int:
     try:
         if settings.workers == 1:
             app = create_app(settings, migrations_apart=True)
+            freeze_start()
             return _serve(uvicorn.Config(app, host=settings.bind, port=settings.port, **options))
         # built once, so the forked workers share it
         shared = partial(create_app, settings, migrations_apart=True)
@@ -79,6 +82,7 @@ def run(log_level: str) -> int:
 def run_worker(log_level: str) -> int:
     """A worker started in place of one that died: it builds its own app (its supervisor has none to
     fork from) and serves on the port beside the others."""
+    collect_seldom()
     settings = Settings()
     plan = WorkerPlan(
         settings.bind, settings.port, _uvicorn_options(settings, log_level), log_level, settings.log_format
@@ -88,6 +92,7 @@ def run_worker(log_level: str) -> int:
     except CannotStart as exc:
         _say(f"panelgate cannot start: {exc}")
         return STARTUP_FAILURE  # the supervisor stops the server rather than start it again and again
+    freeze_start()
     serve_one(plan, app, supervisor=os.getppid())
     return 0
 

@@ -32,7 +32,6 @@ stops.
 from __future__ import annotations
 
 import contextlib
-import gc
 import logging
 import os
 import shutil
@@ -49,6 +48,7 @@ import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.config import STARTUP_FAILURE
 
+from panelgate.http.collector import freeze_start
 from panelgate.http.server_logging import set_up_logging
 from panelgate.http.worker_supervisor import STOP_SIGNALS, become_supervisor
 from panelgate.observe import count_in_files
@@ -132,8 +132,7 @@ def _serve_workers(count: int, plan: WorkerPlan, build: Callable[[], ASGIApp]) -
 def _shared(app: ASGIApp) -> ASGIApp:
     """The app every worker serves, built before the fork; its objects kept out of the collector's way
     so their pages stay shared (module docstring)."""
-    gc.collect()
-    gc.freeze()
+    freeze_start()
     return app
 
 

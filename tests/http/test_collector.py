@@ -1,0 +1,49 @@
+"""A server process keeps Python's garbage collector off what its start built and collects seldom
+(`http/collector.py` says why); tests' own gateways keep Python's defaults.
+
+The probe is a fresh Python process running `serve_process.run` up to the moment it would serve.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from panelgate.http.collector import YOUNG_OBJECTS
+
+PROBE = """
+import gc, json, sys
+from panelgate.http import serve_process
+
+before = gc.get_threshold()[0]
+seen = {}
+
+def instead_of_serving(config):
+    seen.update(young=gc.get_threshold()[0], frozen=gc.get_freeze_count())
+    return 0
+
+serve_process._serve = instead_of_serving
+status = serve_process.run("warning")
+print(json.dumps({"status": status, "default_young": before, **seen}))
+"""
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_server_process_freezes_what_its_start_built_and_collects_young_objects_seldom(
+    tmp_path: Path,
+) -> None:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("PANELGATE_")}
+    environment["PANELGATE_HOME"] = str(tmp_path / "home")
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120, cwd=ROOT, env=environment
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    said = json.loads(done.stdout.strip().splitlines()[-1])
+    assert said["status"] == 0
+    assert said["default_young"] == 700, "Python's default, until the server process sets its own"
+    assert said["young"] == YOUNG_OBJECTS
+    assert said["frozen"] > 50_000, "the modules, the app and its routes are out of the collector's sight"
