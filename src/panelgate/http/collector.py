@@ -1,11 +1,11 @@
 """How a server process runs Python's cyclic garbage collector: seldom, and never over what its start built.
 
 With Python's defaults (a young collection after every 700 new objects, a
-full one after about a hundred of those) the collector took a fifth of a
-server's CPU under route load at c=64, and each full collection, which walks
-every object the process holds (about 100,000 from the imports and the app:
-modules, functions, routes, schemas), held the event loop for about 100 ms
-(docs/benchmarks.md, "The garbage collector"). Those objects live as long as
+full one after about a hundred of those) the collector took a tenth to a
+fifth of a server's CPU under route load at c=64, and each full
+collection, which walks every object the process holds (about 100,000 from
+the imports and the app: modules, functions, routes, schemas), held the
+event loop for about 100 ms (docs/benchmarks.md, "The garbage collector"). Those objects live as long as
 the process; what a request allocates is nearly all freed by reference
 counting when the request ends, and the collector is there for the few
 cycles counting cannot free (an exception and its traceback, a finished

@@ -3,7 +3,7 @@ observe into, and the scrape that writes it out. Imports only the standard libra
 and `core.package_on_demand`, so every room on a request's path may use it.
 
 prometheus_client's package file loads its whole exposition side (an HTTP server, urllib's client,
-WSGI, about 0.7 MiB a process keeps) where counting needs only its metrics and registry. So the package
+WSGI, about 0.9 MiB a process keeps) where counting needs only its metrics and registry. So the package
 stands in with those two (`core/package_on_demand.py`), and the scrape (`exposition`, which loads the
 rest) is imported with the first `GET /metrics`.
 """
