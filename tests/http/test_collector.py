@@ -6,13 +6,10 @@ The probe is a fresh Python process running `serve_process.run` up to the moment
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from panelgate.http.collector import YOUNG_OBJECTS
+from tests.support.probe import run_probe
 
 PROBE = """
 import gc, json, sys
@@ -30,19 +27,11 @@ status = serve_process.run("warning")
 print(json.dumps({"status": status, "default_young": before, **seen}))
 """
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def test_the_server_process_freezes_what_its_start_built_and_collects_young_objects_seldom(
     tmp_path: Path,
 ) -> None:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("PANELGATE_")}
-    environment["PANELGATE_HOME"] = str(tmp_path / "home")
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120, cwd=ROOT, env=environment
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    said = json.loads(done.stdout.strip().splitlines()[-1])
+    said = run_probe(PROBE, env={"PANELGATE_HOME": str(tmp_path / "home")})
     assert said["status"] == 0
     assert said["default_young"] == 700, "Python's default, until the server process sets its own"
     assert said["young"] == YOUNG_OBJECTS

@@ -6,11 +6,9 @@ from a thread, as `tests/support/thread_gateway.py` says.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.support.probe import run_probe
 
 PROBE = """
 import json, sys, urllib.request
@@ -41,22 +39,9 @@ print(json.dumps({
 }))
 """
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def test_an_idle_gateway_keeps_out_the_scrape_the_suite_the_hub_adapters_and_ctypes(tmp_path: Path) -> None:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("PANELGATE_")}
-    environment["PANELGATE_METRICS_PUBLIC"] = "1"
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path / "home")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        env=environment,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    said = json.loads(done.stdout.strip().splitlines()[-1])
+    said = run_probe(PROBE, str(tmp_path / "home"), env={"PANELGATE_METRICS_PUBLIC": "1"})
     assert said["idle"] == [], "loaded before anything asked for them"
     assert said["scrape_loaded"] is True and said["scrape_counts_requests"] is True, (
         "the first scrape loads it"

@@ -5,12 +5,13 @@ Each probe is a fresh Python process: this one imported uvicorn whole long ago.
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.support.probe import run_probe
 
 PROBE = """
 import json, sys, urllib.request
@@ -29,19 +30,9 @@ run = uvicorn.run
 print(json.dumps({**serving, "run_from": run.__module__, "click_after_asking": "click" in sys.modules}))
 """
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def test_a_gateway_serves_through_uvicorn_without_click_and_uvicorn_run_still_loads(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path / "home")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stderr
-    said = json.loads(done.stdout.strip().splitlines()[-1])
+    said = run_probe(PROBE, str(tmp_path / "home"))
     assert said["health"] == 200, "served, lifespan and all"
     assert said["click"] is False and said["main"] is False, "uvicorn's command line stayed out"
     assert said["run_from"] == "uvicorn.main", "asked for, the rest of the package loads"
