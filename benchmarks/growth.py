@@ -41,7 +41,7 @@ from gateways import (
     start_panelgate,
 )
 from growth_fill import FillPlan, FillResult, fill
-from growth_timing import Timing, panel_overhead, time_gets
+from growth_timing import Timing, health_beside, panel_overhead, time_gets
 from harness import git_describe
 from load import Level, have_wrk, run_driver, run_wrk
 from processes import start_upstream
@@ -49,8 +49,12 @@ from report import machine_lines
 
 HERE = Path(__file__).resolve().parent
 REPORTS = HERE / "reports"
+TASK_READ = "/bench/record?task=lock%20pool"
+TASK_READ_LABEL = "`GET /bench/record?task=lock pool`"
+"""The record of the verdicts whose prompt or note holds every word: it reads verdicts, not tallies."""
 READS = (
     ("`GET /bench/record`", "/bench/record", 100.0),
+    (TASK_READ_LABEL, TASK_READ, 100.0),
     ("`GET /bench/pending`", "/bench/pending", 100.0),
     ("Record page `GET /record`", "/record", 300.0),
     ("Record page's poll `GET /api/record`", "/api/record?", 300.0),
@@ -69,6 +73,7 @@ class Measured:
     overhead: Timing
     rate: float
     reads: dict[str, Timing]
+    health_beside_task: Timing
 
 
 def parse_args() -> argparse.Namespace:
@@ -114,7 +119,8 @@ def measure(args: argparse.Namespace, gateway: Gateway, workdir: Path) -> Measur
     level = Level(gateway.chat_url, body, args.concurrency, args.seconds, 2.0, 10.0)
     load = run_wrk(level) if have_wrk() else run_driver(level, sys.executable)
     reads = {path: time_gets(gateway.base_url, path, args.requests) for _, path, _ in READS}
-    return Measured(overhead, load.rate, reads)
+    beside = health_beside(gateway.base_url, TASK_READ, min(args.requests, 5))
+    return Measured(overhead, load.rate, reads, beside)
 
 
 def serve_and_measure(
@@ -159,6 +165,10 @@ def render(args: argparse.Namespace, url: str, empty: Measured, full: Measured, 
         lines.append(
             f"| {label} p50 / p95 ms | {empty.reads[path]} | {after} | ≤ {bar:g}: {met(after.p50 <= bar)} |"
         )
+    lines.append(
+        f"| `GET /health` while {TASK_READ_LABEL} runs, p50 / worst ms | {empty.health_beside_task} |"
+        f" {full.health_beside_task} | |"
+    )
     return "\n".join(lines)
 
 

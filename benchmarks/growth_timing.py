@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import os
 import statistics
+import threading
 import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -69,6 +70,26 @@ def series(base_url: str, method: str, path: str, count: int, body: bytes | None
 
 def time_gets(base_url: str, path: str, count: int) -> Timing:
     return percentiles(series(base_url, "GET", path, count))
+
+
+def health_beside(base_url: str, path: str, count: int) -> Timing:
+    """`GET /health` timed every 10 ms on a connection of its own while `count` GETs of `path` run one at
+    a time on another: how long any request waits while the server works on that read (its p50 and its
+    worst, in the Timing's second place)."""
+    where = urlsplit(base_url)
+    connection = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=60)
+    waits: list[float] = []
+    busy = threading.Thread(target=series, args=(base_url, "GET", path, count))
+    try:
+        timed(connection, "GET", "/health", None)
+        busy.start()
+        while busy.is_alive():
+            waits.append(timed(connection, "GET", "/health", None))
+            time.sleep(0.01)
+    finally:
+        busy.join()
+        connection.close()
+    return Timing(round(statistics.median(waits), 2), round(max(waits), 2))
 
 
 def panel_overhead(gateway: Gateway, count: int, latency_ms: float) -> Timing:

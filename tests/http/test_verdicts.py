@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 
 from tests.http.helpers import ask
@@ -72,6 +74,30 @@ def test_record_counts_per_alias_and_filters_by_task(bench: Gateway, upstream: F
     parser_only = bench.api("GET", "/bench/record?collection=core&task=parser")["aliases"]
     assert parser_only["m1"]["useful"] == 1 and parser_only["m2"]["notUseful"] == 1
     assert bench.api("GET", "/bench/record?collection=bench/other")["aliases"] == {}
+
+
+def test_the_task_filter_wants_every_word_in_the_prompt_or_the_note_in_any_case(
+    bench: Gateway, upstream: FakeUpstream
+):
+    review = _seats(bench, "Review the PARSER for off-by-one errors")
+    haiku = _seats(bench, "write a haiku for the Überprüfung")
+    _verdict(bench, {"call": review["m1"], "useful": True, "note": "caught the 100%_bound case"})
+    _verdict(bench, {"call": review["m2"], "useful": False})
+    _verdict(bench, {"call": review["m2"], "useful": True, "note": "fine on a second read"})
+    _verdict(bench, {"call": haiku["m1"], "useful": False, "note": "parser-free, as asked"})
+
+    def tallied(task: str) -> dict[str, tuple[int, int]]:
+        asked = urlencode({"collection": "core", "task": task})
+        aliases = bench.api("GET", f"/bench/record?{asked}")["aliases"]
+        return {alias: (tally["useful"], tally["notUseful"]) for alias, tally in aliases.items()}
+
+    assert tallied("parser REVIEW") == {"m1": (1, 0), "m2": (1, 0)}, "only each call's current verdict"
+    assert tallied("parser haiku") == {"m1": (0, 1)}, "one word in the prompt, the other in the note"
+    assert tallied("second read") == {"m2": (1, 0)}
+    assert tallied("%_") == {"m1": (1, 0)}, "% and _ are letters, not patterns"
+    assert tallied("ÜBERPRÜFUNG haiku") == {"m1": (0, 1)}
+    assert tallied("überprüfung review") == {}
+    assert tallied("nowhere") == {}
 
 
 def test_pending_lists_only_unjudged_ok_and_empty_seats(bench: Gateway, upstream: FakeUpstream):
