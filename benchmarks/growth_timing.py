@@ -79,7 +79,15 @@ def health_beside(base_url: str, path: str, count: int) -> Timing:
     where = urlsplit(base_url)
     connection = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=60)
     waits: list[float] = []
-    busy = threading.Thread(target=series, args=(base_url, "GET", path, count))
+    failed: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            series(base_url, "GET", path, count)
+        except BaseException as error:  # the read's refusal is the run's, not the thread's
+            failed.append(error)
+
+    busy = threading.Thread(target=read)
     try:
         timed(connection, "GET", "/health", None)
         busy.start()
@@ -89,6 +97,8 @@ def health_beside(base_url: str, path: str, count: int) -> Timing:
     finally:
         busy.join()
         connection.close()
+    if failed:
+        raise failed[0]
     return Timing(round(statistics.median(waits), 2), round(max(waits), 2))
 
 
