@@ -14,6 +14,7 @@ import os
 import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -111,53 +112,56 @@ async def bench(db: Database) -> Database:
     return db
 
 
+async def keep_panel(
+    db: Database,
+    panel_id: str,
+    seats: Sequence[tuple[str, str]],
+    *,
+    collection: str = "core",
+    at: datetime = T0,
+    shape: str = "general",
+    preview: str = "",
+    merged: bool = False,
+    owes_verdicts: bool = True,
+) -> list[str]:
+    """Record a panel of `seats` ((alias, status) pairs, the last one the merger when `merged`) in `db`;
+    its calls, in seat order."""
+    seat_records = []
+    for position, (alias, status) in enumerate(seats):
+        merger = merged and position == len(seats) - 1
+        suffix = "merger" if merger else f"member{position + 1}"
+        seat_records.append(
+            SeatRecord(
+                call=f"{panel_id}.{suffix}",
+                panel=panel_id,
+                position=position,
+                label="merger" if merger else "member",
+                kind="merger" if merger else "member",
+                alias=alias,
+                status=status,  # type: ignore[arg-type]
+                seconds=1.5,
+                answer="an answer" if status == "ok" else "",
+                error="upstream said no" if status == "error" else "",
+            )
+        )
+    panel = PanelRecord(
+        id=panel_id,
+        collection=collection,
+        at=at,
+        shape=shape,
+        shape_by="collection",
+        reply="merged" if merged else "all",
+        prompt_preview=preview,
+        owes_verdicts=owes_verdicts,
+    )
+    await db.panels.record(panel, seat_records)
+    return [seat.call for seat in seat_records]
+
+
 @pytest.fixture
 def record_panel(db: Database) -> RecordPanel:
-    """Record a panel of `seats` ((alias, status) pairs, the last one the merger when `merged`)."""
-
-    async def record(
-        panel_id: str,
-        seats: Sequence[tuple[str, str]],
-        *,
-        collection: str = "core",
-        at: datetime = T0,
-        shape: str = "general",
-        preview: str = "",
-        merged: bool = False,
-        owes_verdicts: bool = True,
-    ) -> list[str]:
-        seat_records = []
-        for position, (alias, status) in enumerate(seats):
-            merger = merged and position == len(seats) - 1
-            suffix = "merger" if merger else f"member{position + 1}"
-            seat_records.append(
-                SeatRecord(
-                    call=f"{panel_id}.{suffix}",
-                    panel=panel_id,
-                    position=position,
-                    label="merger" if merger else "member",
-                    kind="merger" if merger else "member",
-                    alias=alias,
-                    status=status,  # type: ignore[arg-type]
-                    seconds=1.5,
-                    answer="an answer" if status == "ok" else "",
-                    error="upstream said no" if status == "error" else "",
-                )
-            )
-        panel = PanelRecord(
-            id=panel_id,
-            collection=collection,
-            at=at,
-            shape=shape,
-            shape_by="collection",
-            reply="merged" if merged else "all",
-            prompt_preview=preview,
-            owes_verdicts=owes_verdicts,
-        )
-        await db.panels.record(panel, seat_records)
-        return [seat.call for seat in seat_records]
-
-    return record
+    """`keep_panel` in this test's database."""
+    return partial(keep_panel, db)
 
 
 def later(minutes: int) -> datetime:

@@ -15,6 +15,7 @@ from sqlalchemy import Connection, text
 from panelgate.settings import Settings
 from panelgate.store import Database, PanelRecord
 from panelgate.store.tables import metadata
+from panelgate.store.task_words import is_word_index
 from panelgate.store.usage_book import UsageEntry
 
 from .conftest import POSTGRES_URL, T0, store_settings
@@ -52,11 +53,17 @@ async def test_migrations_do_not_depend_on_the_working_directory(
     assert list(elsewhere.iterdir()) == []
 
 
+def _not_the_word_index(name: str | None, kind: str, _parents: object) -> bool:
+    """The word index is made by revision 0029 for one database or the other, outside `metadata`."""
+    return not is_word_index(name)
+
+
 @pytest.mark.filterwarnings("ignore:Skipped unsupported reflection of expression-based index")
 @pytest.mark.filterwarnings("ignore:autogenerate skipping metadata-specified expression-based index")
 async def test_migrations_create_exactly_the_tables_the_code_queries(db: Database) -> None:
     def differences(connection: Connection) -> list[object]:
-        found: list[object] = compare_metadata(MigrationContext.configure(connection), metadata)
+        context = MigrationContext.configure(connection, opts={"include_name": _not_the_word_index})
+        found: list[object] = compare_metadata(context, metadata)
         return found
 
     async with db.engine.connect() as connection:

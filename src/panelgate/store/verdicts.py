@@ -13,22 +13,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, Row, and_, case, exists, false, func, insert, select, true
+from sqlalchemy import ColumnElement, Row, and_, exists, false, func, insert, select, true
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.core.evidence import Counts
 from panelgate.store.audit import write_audit
 from panelgate.store.connections import Connections
-from panelgate.store.current_verdicts import is_current
 from panelgate.store.errors import NotFound
 from panelgate.store.evidence_counts import read_evidence_counts
 from panelgate.store.records import OwedSeat, VerdictRecord
 from panelgate.store.rules import check_bool, check_text, check_texts, storable
-from panelgate.store.tables import evidence, models, panels, seats, utcnow, verdicts
+from panelgate.store.tables import evidence, panels, seats, utcnow, verdicts
+from panelgate.store.task_words import TaskTally, task_tallies
 from panelgate.store.verdict_list import ListedVerdict, newest_verdicts
 from panelgate.store.verdict_pairs import count_pairs, pairs_of, write_pairs
 from panelgate.store.verdict_rules import JUDGEABLE, checked_better_than, refuse_failed
@@ -36,19 +35,6 @@ from panelgate.store.verdict_tallies import ModelTally, count_verdict, judged_pe
 
 MAX_CLAIMS = 50
 MAX_CLAIM = 1000
-
-
-@dataclass
-class _Tally:
-    alias: str
-    useful: int = 0
-    judged: int = 0
-    last: datetime | None = None
-
-    def add(self, useful: bool, at: datetime) -> None:
-        self.useful += useful
-        self.judged += 1
-        self.last = at if self.last is None else max(self.last, at)
 
 
 def _record(row: Row[Any], better_than: tuple[str, ...] = ()) -> VerdictRecord:
@@ -71,52 +57,6 @@ async def _current(connection: AsyncConnection, call: str) -> VerdictRecord | No
     if row is None:
         return None
     return _record(row, (await pairs_of(connection, [row.id])).get(row.id, ()))
-
-
-def _holds(text: ColumnElement[str], word: str) -> ColumnElement[bool]:
-    """`text`, lowered by the database, holds `word` (already lowered; `%` and `_` are literal)."""
-    return func.lower(text).contains(word, autoescape=True)
-
-
-async def _tallies(
-    connection: AsyncConnection, where: ColumnElement[bool], words: Sequence[str]
-) -> list[_Tally]:
-    """Current verdicts on the evidence `where` selects whose panel prompt or note holds every word,
-    tallied per model (bench models last).
-
-    The database finds the rows: a word in plain ASCII is matched there
-    (both databases lower ASCII letters as Python does), so with only such
-    words the database counts too and nothing is read row by row. A word
-    beyond ASCII (`überprüfe`) is checked here on the rows the others left,
-    since SQLite's `lower` leaves its letters as they are.
-    """
-    text = func.coalesce(panels.c.prompt_preview, "") + "\n" + verdicts.c.note
-    plain = [word for word in words if word.isascii()]
-    query = (
-        select(models.c.id, models.c.alias)
-        .select_from(verdicts)
-        .join(evidence, evidence.c.call == verdicts.c.call)
-        .join(models, models.c.id == evidence.c.model_id)
-        .outerjoin(seats, seats.c.call == evidence.c.call)
-        .outerjoin(panels, panels.c.id == seats.c.panel)
-        .where(where, *(_holds(text, word) for word in plain), is_current())
-    )
-    if len(plain) == len(words):
-        counted = query.add_columns(
-            func.count().label("judged"),
-            func.sum(case((verdicts.c.useful, 1), else_=0)).label("useful"),
-            func.max(verdicts.c.at).label("last"),
-        ).group_by(models.c.id, models.c.alias, models.c.retired_at)
-        rows = (await connection.execute(counted.order_by(models.c.retired_at.is_(None), models.c.id))).all()
-        return [_Tally(row.alias, int(row.useful), int(row.judged), row.last) for row in rows]
-    tallies: dict[int, _Tally] = {}
-    read = query.add_columns(verdicts.c.useful, verdicts.c.at, text.label("text"))
-    for model_id, alias, useful, at, held in (
-        await connection.execute(read.order_by(models.c.retired_at.is_(None), models.c.id))
-    ).all():
-        if all(word in held.lower() for word in words):
-            tallies.setdefault(model_id, _Tally(alias)).add(bool(useful), at)
-    return list(tallies.values())
 
 
 VerdictListener = Callable[[bool, bool], None]
@@ -268,10 +208,10 @@ class Verdicts:
         if source is not None:
             where = and_(where, verdicts.c.source == source)
         words = (task or "").lower().split()
-        tallies: Sequence[_Tally | ModelTally]
+        tallies: Sequence[TaskTally | ModelTally]
         async with self._connections.read() as connection:
             if words:
-                tallies = await _tallies(connection, where, words)
+                tallies = await task_tallies(connection, where, words)
             else:  # counted as written: the same cost at any size of the record
                 tallies = await judged_per_model(connection, collection, source)
         return {

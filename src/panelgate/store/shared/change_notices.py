@@ -90,4 +90,4 @@ class ChangeNotices:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listening
         with contextlib.suppress(RedisError):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # untyped before redis-py 8
