@@ -12,7 +12,8 @@ admin API with the 3-seat collection against the fake upstream), then after
 `growth_fill.py` has written `--panels` panels (3 seats each, verdicts on a
 third) straight into its tables. Measured each time: a panel's overhead
 (sequential panels' latency minus the upstream's fixed latency, and
-panels/s at `--concurrency`), `GET /bench/record`, `GET /bench/pending`,
+panels/s at `--concurrency`), `GET /bench/record` (whole, and filtered by
+a common task's words and a rare one's), `GET /bench/pending`,
 the Record page with the JSON it polls, and the Gateway page with the
 panels its card polls. The report goes to stdout and to
 `benchmarks/reports/growth-<database>-<timestamp>.md`.
@@ -51,10 +52,14 @@ HERE = Path(__file__).resolve().parent
 REPORTS = HERE / "reports"
 TASK_READ = "/bench/record?task=lock%20pool"
 TASK_READ_LABEL = "`GET /bench/record?task=lock pool`"
-"""The record of the verdicts whose prompt or note holds every word: it reads verdicts, not tallies."""
+"""The record of the verdicts whose prompt or note holds every word: it reads verdicts, not tallies.
+These words are in one prompt of six the fill writes (and in notes), so this reads a sixth of the record."""
+RARE_TASK_READ = "/bench/record?task=ledger%20schema"
+"""Words in one prompt of a thousand (`growth_fill.RARE_PROMPT`): a task as specific as most are."""
 READS = (
     ("`GET /bench/record`", "/bench/record", 100.0),
-    (TASK_READ_LABEL, TASK_READ, 100.0),
+    (f"{TASK_READ_LABEL} (1 panel in 6)", TASK_READ, 100.0),
+    ("`GET /bench/record?task=ledger schema` (1 panel in 1,000)", RARE_TASK_READ, 100.0),
     ("`GET /bench/pending`", "/bench/pending", 100.0),
     ("Record page `GET /record`", "/record", 300.0),
     ("Record page's poll `GET /api/record`", "/api/record?", 300.0),

@@ -51,6 +51,9 @@ PROMPTS = (
     "Summarise the incident report in five sentences for the status page",
     "Why does the test pass alone and fail in the full suite?",
 )
+RARE_PROMPT = "Port the billing export to the new ledger schema"
+RARE_SHARE = 0.001
+"""A task one panel in a thousand asked for: the record filtered by its words reads that many, not all."""
 ANSWER_TEXT = (
     "the pool keeps one connection per host and the lock is taken before the read, so a second "
     "caller waits; the fix is to release it before awaiting the reply and to count the waiters, "
@@ -124,7 +127,7 @@ class RowMaker:
                 "reply": "all",
                 "note": "",
                 "skipped": [],
-                "prompt_preview": rng.choice(PROMPTS),
+                "prompt_preview": RARE_PROMPT if rng.random() < RARE_SHARE else rng.choice(PROMPTS),
                 "seats": len(self.aliases),
                 "owes_verdicts": rng.random() >= 0.1,  # a chat UI's background tasks owe none
                 "options": {},
