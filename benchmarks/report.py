@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import subprocess
 from dataclasses import dataclass
 
@@ -33,7 +34,9 @@ def machine_lines() -> list[str]:
             model = next((ln.split(":", 1)[1].strip() for ln in info if ln.startswith("model name")), model)
     except OSError:
         pass
-    wrk = subprocess.run(["wrk", "-v"], capture_output=True, text=True, check=False).stdout.splitlines()
+    wrk: list[str] = []
+    if shutil.which("wrk") is not None:  # without it the runs fell back to the asyncio driver
+        wrk = subprocess.run(["wrk", "-v"], capture_output=True, text=True, check=False).stdout.splitlines()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     return [
         f"- CPU: {model}, {os.cpu_count()} logical cores",
