@@ -95,6 +95,7 @@ async def test_the_rarest_word_of_a_task_is_the_one_looked_up_first(
         assert await rarest_word(connection, ["review", "ledger", "pool"]) == "ledger"
         assert await rarest_word(connection, ["don't", "review"]) == "don't"  # quoted safely on either
         assert await rarest_word(connection, ["(:pool", "review"]) == "(:pool"  # no bind parameter
+        assert await rarest_word(connection, ["review", "the", "guess"]) == "guess"  # shorter, yet rarer
         assert await rarest_word(connection, ["ok", "überprüfe", "50%"]) is None  # none indexable
 
 

@@ -96,33 +96,41 @@ async def rarest_word(connection: AsyncConnection, words: Sequence[str]) -> str 
     Found by index, a word's verdicts are then read one by one: for a word
     in a sixth of a million panels that costs more than reading the whole
     record once, so a word held that widely narrows nothing worth the
-    lookup."""
+    lookup. Longer words are counted first, as they tend to be the rarer,
+    and each count stops at the fewest found so far: a task written as a
+    sentence does not count `the` through the whole record."""
     fewest: tuple[int, str] | None = None
-    for word in dict.fromkeys(word for word in words if indexable(word)):
-        held = await _held_by(connection, word)
-        if held <= FEW_ENOUGH and (fewest is None or held < fewest[0]):
+    for word in sorted(dict.fromkeys(word for word in words if indexable(word)), key=len, reverse=True):
+        most = FEW_ENOUGH if fewest is None else fewest[0] - 1  # only a rarer word is worth knowing
+        if most < 0:
+            break
+        held = await _held_by(connection, word, most)
+        if held <= most:
             fewest = (held, word)
     return None if fewest is None else fewest[1]
 
 
-async def _held_by(connection: AsyncConnection, word: str) -> int:
-    """How many prompts and notes hold `word`, counted past `FEW_ENOUGH` only as far as to know it is.
+async def _held_by(connection: AsyncConnection, word: str, most: int) -> int:
+    """How many prompts and notes hold `word`, counted past `most` (at most `FEW_ENOUGH`) only as far as
+    to know it is.
 
-    The count stops there. On PostgreSQL the planner is asked first: a GIN
-    index finds every row before the first is returned, so counting a common
-    word costs a tenth of a second, where the planner's statistics on the
-    indexed expressions tell a common word in a millisecond. Its estimate of
-    a rare word is too rough to pick the rarest (a handful of rows all look
-    alike to it), so those are counted, which is then cheap."""
+    On PostgreSQL the planner is asked first: a GIN index finds every row
+    before the first is returned, so counting a common word costs a tenth
+    of a second, where the planner's statistics on the indexed expressions
+    tell a common word in a millisecond. Its estimate of a rare word is too
+    rough to pick the rarest (a handful of rows all look alike to it), so
+    it only rules out words past `FEW_ENOUGH`, and the rest are counted."""
     held = 0
     for holding in (
         prompts_holding(connection.dialect.name, word),
         notes_holding(connection.dialect.name, word),
     ):
         if connection.dialect.name == "postgresql" and await _planned_rows(connection, holding) > FEW_ENOUGH:
-            return FEW_ENOUGH + 1
-        capped = holding.limit(FEW_ENOUGH + 1).subquery()
+            return most + 1
+        capped = holding.limit(most + 1 - held).subquery()
         held += await connection.scalar(select(func.count()).select_from(capped)) or 0
+        if held > most:
+            break
     return held
 
 
