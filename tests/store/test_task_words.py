@@ -13,8 +13,9 @@ from sqlalchemy import Connection, create_engine, insert, make_url, select, text
 
 from panelgate.settings import Settings
 from panelgate.store import Database, task_words
+from panelgate.store.connections import make_engine
 from panelgate.store.migrate import alembic_config
-from panelgate.store.tables import evidence, panels, seats, verdicts
+from panelgate.store.tables import evidence, models, panels, seats, verdicts
 from panelgate.store.task_words import indexable, rarest_word, verdicts_holding
 from tests.support.gateway import database_url, psql
 
@@ -162,16 +163,46 @@ def test_panels_and_notes_kept_before_the_index_are_found_after_it(tmp_path: Pat
     engine = create_engine(f"sqlite:///{tmp_path / 'old.db'}")
     try:
         with engine.begin() as connection:
-            command.upgrade(alembic_config(connection), "0028")
-            _keep_a_judged_panel(connection, "p1", "Review the pool", note="")
-            _keep_a_judged_panel(connection, "p2", "Summarise it", note="missed the pool")
-            command.upgrade(alembic_config(connection), "head")
+            _keep_two_judged_panels_then_upgrade(connection)
             holding_pool = set(connection.execute(verdicts_holding("sqlite", "pool")).scalars())
             holding_review = set(connection.execute(verdicts_holding("sqlite", "review")).scalars())
     finally:
         engine.dispose()
     assert holding_pool == {1, 2}
     assert holding_review == {1}
+
+
+@pytest.mark.skipif(not POSTGRES_URL, reason="migrates a PostgreSQL database of its own step by step")
+async def test_an_upgraded_postgresql_store_finds_kept_panels_and_its_planner_knows_their_words(
+    tmp_path: Path,
+) -> None:
+    server_url = os.environ["PANELGATE_TEST_DATABASE_URL"]
+    name = f"panelgate_words_kept_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    psql(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    psql(server_url, f'CREATE DATABASE "{name}"')
+    engine = make_engine(Settings(home=tmp_path, database_url=database_url(server_url, name)).sqlalchemy_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_keep_two_judged_panels_then_upgrade)
+        async with engine.connect() as connection:
+            holding_pool = set((await connection.execute(verdicts_holding("postgresql", "pool"))).scalars())
+            analyzed = "SELECT count(*) FROM pg_stats WHERE tablename = 'ix_panels_prompt_words'"
+            statistics = await connection.scalar(text(analyzed))
+    finally:
+        await engine.dispose()
+        psql(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    assert holding_pool == {1, 2}
+    assert statistics  # rarest_word's planner estimates rest on them
+
+
+def _keep_two_judged_panels_then_upgrade(connection: Connection) -> None:
+    """A store at 0028 with two judged panels (a word in one's prompt, the other's note), upgraded."""
+    command.upgrade(alembic_config(connection), "0028")
+    connection.execute(insert(models), [{"id": 1, "alias": "alpha", "served_id": "org/alpha",
+        "role": "general", "ad_hoc": False, "options": {}, "retired_why": "", "created_at": T0}])  # fmt: skip
+    _keep_a_judged_panel(connection, "p1", "Review the pool", note="")
+    _keep_a_judged_panel(connection, "p2", "Summarise it", note="missed the pool")
+    command.upgrade(alembic_config(connection), "head")
 
 
 def _keep_a_judged_panel(connection: Connection, panel: str, prompt: str, note: str) -> None:
