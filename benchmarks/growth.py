@@ -41,7 +41,7 @@ from gateways import (
     configure_panelgate,
     start_panelgate,
 )
-from growth_fill import FillPlan, FillResult, fill
+from growth_fill import FillPlan, FillResult, add_fill_arguments, fill
 from growth_timing import Timing, health_beside, panel_overhead, time_gets
 from harness import git_describe
 from load import Level, have_wrk, run_driver, run_wrk
@@ -87,12 +87,7 @@ class Measured:
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--panels", type=int, default=1_000_000, help="panels to fill the store with")
-    parser.add_argument("--days", type=float, default=90.0, help="days the filled panels are spread over")
-    parser.add_argument("--batch", type=int, default=5_000, help="panels per insert transaction")
-    parser.add_argument(
-        "--database-url", help="an empty PostgreSQL database (default: SQLite in a temp folder)"
-    )
+    add_fill_arguments(parser)
     parser.add_argument("--sequential", type=int, default=200, help="sequential panels for the overhead")
     parser.add_argument("--requests", type=int, default=20, help="timed requests per read, after a warm-up")
     parser.add_argument("--concurrency", type=int, default=16, help="in-flight panels for panels/s")
@@ -185,10 +180,11 @@ def met(done: bool) -> str:
     return "met" if done else "**missed**"
 
 
-def save(text: str, url: str) -> Path:
+def save(text: str, url: str, kind: str = "growth") -> Path:
+    """`text` as `benchmarks/reports/<kind>-<database>-<timestamp>.md`."""
     REPORTS.mkdir(exist_ok=True)
     database = "postgresql" if url.startswith("postgres") else "sqlite"
-    out = REPORTS / f"growth-{database}-{datetime.now():%Y%m%d-%H%M%S}.md"
+    out = REPORTS / f"{kind}-{database}-{datetime.now():%Y%m%d-%H%M%S}.md"
     out.write_text(text + "\n", encoding="utf-8")
     return out
 

@@ -17,6 +17,7 @@ afresh (`store/verdict_tallies.recount`).
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -79,6 +80,17 @@ class FillResult:
     seats: int
     verdicts: int
     seconds: float
+
+
+def add_fill_arguments(parser: argparse.ArgumentParser) -> None:
+    """The store and the fill's size, shared by the benchmarks that fill one (`growth.py`,
+    `upgrade_words.py`)."""
+    parser.add_argument("--panels", type=int, default=1_000_000, help="panels to fill the store with")
+    parser.add_argument("--days", type=float, default=90.0, help="days the filled panels are spread over")
+    parser.add_argument("--batch", type=int, default=5_000, help="panels per insert transaction")
+    parser.add_argument(
+        "--database-url", default="", help="an empty PostgreSQL database (default: SQLite in a temp folder)"
+    )
 
 
 def answer_pool(rng: random.Random, count: int = 64) -> list[str]:

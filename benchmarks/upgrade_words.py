@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from growth import REPORTS, async_url
-from growth_fill import RARE_PROMPT, USEFUL_SHARE, FillPlan, FillResult, fill
+from growth import async_url, save
+from growth_fill import RARE_PROMPT, USEFUL_SHARE, FillPlan, FillResult, add_fill_arguments, fill
 from harness import git_describe
 from report import machine_lines
 from sqlalchemy import Connection, func, insert, select
@@ -137,12 +137,7 @@ def render(args: argparse.Namespace, url: str, upgraded: Upgraded) -> str:
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--panels", type=int, default=1_000_000, help="panels to fill the store with")
-    parser.add_argument("--days", type=float, default=90.0, help="days the filled panels are spread over")
-    parser.add_argument("--batch", type=int, default=5_000, help="panels per insert transaction")
-    parser.add_argument(
-        "--database-url", default="", help="an empty PostgreSQL database (default: SQLite in a temp folder)"
-    )
+    add_fill_arguments(parser)
     return parser.parse_args()
 
 
@@ -159,11 +154,7 @@ def main() -> int:
         return 1
     text = render(args, url, upgraded)
     print(text)
-    REPORTS.mkdir(exist_ok=True)
-    database = "postgresql" if "postgresql" in url else "sqlite"
-    out = REPORTS / f"upgrade-words-{database}-{datetime.now():%Y%m%d-%H%M%S}.md"
-    out.write_text(text + "\n", encoding="utf-8")
-    say(f"saved {out}")
+    say(f"saved {save(text, url, 'upgrade-words')}")
     return 0
 
 
