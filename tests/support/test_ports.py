@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.support.ports import free_port
 
 DRAWS = 300
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_two_processes_drawing_at_once_never_share_a_port():
@@ -18,6 +20,7 @@ def test_two_processes_drawing_at_once_never_share_a_port():
             "-c",
             f"from tests.support.ports import free_port\nfor _ in range({DRAWS}): print(free_port())",
         ],
+        cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
     )
