@@ -73,7 +73,16 @@ class Policy:
     tuning: ExplorerTuning = field(default_factory=ExplorerTuning)
 
 
-WHEN_DUE = ExplorerTuning(early=0, early_cap=None, known_by="promise")
+BEFORE = ExplorerTuning(width=2.0, optimism_prior=1.0, leader_share=0.6)
+"""The challenger's optimism from the whole prior at two deviations, the leader at 6 in 10: what every
+rule below but the default was tried with, and the default before 2026-12-04."""
+
+
+def tried(**knobs: Any) -> ExplorerTuning:
+    return replace(BEFORE, **knobs)
+
+
+WHEN_DUE = tried(early=0, early_cap=None, known_by="promise")
 """Floor seats only when due, ties among the least known to the most promising: how the rules below
 were first tried, and the default before 2026-12-03."""
 
@@ -98,17 +107,15 @@ POLICIES: tuple[Policy, ...] = (
     ),
     Policy("challenger + Thompson (the first evidence rule)", tuning=when_due(pick="challenger", width=1.0)),
     Policy("learn and lead, one standard deviation", tuning=when_due(width=1.0)),
-    Policy("learn and lead, floor seats only when due (the previous default)", tuning=when_due()),
-    Policy(
-        "learn and lead, early floor seats where least known",
-        tuning=ExplorerTuning(early_by="spread"),
-    ),
+    Policy("learn and lead, floor seats only when due", tuning=when_due()),
+    Policy("learn and lead, early floor seats where least known", tuning=tried(early_by="spread")),
     Policy(
         "the same, leader 5 in 10 while contested, 9 in 10 once settled",
-        tuning=ExplorerTuning(early_by="spread", leader_share=0.5, settled_leader_share=0.9),
+        tuning=tried(early_by="spread", leader_share=0.5, settled_leader_share=0.9),
     ),
     Policy("learn and lead, least known contender", tuning=when_due(challenge="fewest")),
-    Policy("**learn and lead, early floor seats on the thinnest record (the default)**"),
+    Policy("learn and lead, early floor seats on the thinnest record (the previous default)", tuning=BEFORE),
+    Policy("**the same, the challenger's optimism from its own verdicts (the default)**"),
 )
 
 

@@ -37,6 +37,19 @@ def test_verdicts_add_to_the_prior_as_a_conjugate_update() -> None:
     assert posterior.judged == 20
 
 
+def test_a_share_of_the_prior_weighs_it_less_and_the_cells_own_verdicts_more() -> None:
+    counts = consistent_bench() | {("new", "code"): Counts(useful=2)}
+    book = fit_evidence(counts, {})
+    alpha, beta = book.prior_for("new", "code")
+    whole, fifth = book.posterior("new", "code"), book.posterior("new", "code", prior_share=0.2)
+    assert (fifth.alpha, fifth.beta) == pytest.approx((0.2 * alpha + 2, 0.2 * beta))
+    assert whole.mean < fifth.mean < 1.0  # nearer its own two useful answers
+    unjudged, unjudged_fifth = book.posterior("new", "prose"), book.posterior("new", "prose", prior_share=0.2)
+    assert unjudged_fifth.mean == pytest.approx(unjudged.mean)  # the prior's mean is kept, less sure
+    assert unjudged_fifth.spread > unjudged.spread
+    assert book.posterior("new", "code") is whole  # each share remembered on its own
+
+
 def test_a_new_shape_starts_from_the_models_own_record_on_other_shapes() -> None:
     counts = {key: cell for key, cell in consistent_bench().items() if key != ("m0", "code")}
     book = fit_evidence(counts, {})

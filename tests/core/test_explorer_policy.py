@@ -3,7 +3,13 @@
 import random
 
 from panelgate.core.evidence import Counts, fit_evidence
-from panelgate.core.explorer_policy import ExplorerEvidence, ExplorerTuning, explorer_order, least_known
+from panelgate.core.explorer_policy import (
+    ExplorerEvidence,
+    ExplorerTuning,
+    explorer_order,
+    least_known,
+    optimistic_challenger,
+)
 
 FLOOR = 30
 
@@ -37,3 +43,28 @@ def test_early_floor_seats_take_no_more_than_their_cap() -> None:
     order = explorer_order([*near, "star"], shape="code", seats=2, floor=FLOOR, evidence=evidence)
     assert order[0] in near
     assert sum(alias in near for alias in order[:2]) == 1
+
+
+def test_a_model_never_judged_on_a_shape_is_challenged_before_a_middling_one_the_record_ranks_higher() -> (
+    None
+):
+    """On a bench whose record pulls a newcomer hard toward the average (a prior worth about fifty
+    verdicts here), the challenger's optimism comes from a model's own verdicts with the prior at a
+    fifth: a model judged 16 times at a middling rate has told what it is, one never judged on the shape
+    has not. The record's estimate alone ranks them the other way."""
+    counts = {
+        (f"b{k}", shape): Counts(useful=useful, not_useful=6 - useful)
+        for k, useful in enumerate([1, 2, 3, 4, 2, 3, 1, 4, 3, 2, 3, 2])
+        for shape in ("prose", "review")
+    }
+    counts |= {
+        ("star", "code"): Counts(useful=9, not_useful=3),
+        ("steady", "code"): Counts(useful=9, not_useful=7),
+        ("fresh", "prose"): Counts(useful=3, not_useful=3),
+    }
+    book = fit_evidence(counts, {})
+    assert book.posterior("steady", "code").mean > book.posterior("fresh", "code").mean
+    pool = ["star", "steady", "fresh"]
+    assert optimistic_challenger(pool, "star", "code", book, ExplorerTuning()) == "fresh"
+    whole_prior = ExplorerTuning(optimism_prior=1.0, width=2.0)
+    assert optimistic_challenger(pool, "star", "code", book, whole_prior) == "steady"

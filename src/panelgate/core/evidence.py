@@ -123,7 +123,7 @@ class EvidenceBook:
         self._cells = dict(counts)
         self._shapes = tuple(dict.fromkeys(shape for _, shape in self._cells))
         self._families = dict(families)
-        self._posteriors: dict[tuple[str, str], Posterior] = {}
+        self._posteriors: dict[tuple[str, str, float], Posterior] = {}
         self._best: dict[str, float] = {}
         self._thinner: dict[str, dict[str, int]] = {}
         self._models: dict[str, tuple[float, float]] = {}
@@ -219,19 +219,23 @@ class EvidenceBook:
         strength = min(high, max(low, mean * (1.0 - mean) / (variance + self.prior.shape_var) - 1.0))
         return strength * mean, strength * (1.0 - mean)
 
-    def posterior(self, alias: str, shape: str) -> Posterior:
-        """The posterior on (alias, shape): the pooled prior plus this cell's own evidence."""
-        known = self._posteriors.get((alias, shape))
+    def posterior(self, alias: str, shape: str, prior_share: float = 1.0) -> Posterior:
+        """The posterior on (alias, shape): the pooled prior plus this cell's own evidence.
+
+        `prior_share` below 1 weighs the prior at that share of its strength
+        (its mean unchanged), so the cell's own verdicts count for more: how
+        seating asks what a thinly judged model might still turn out to be."""
+        known = self._posteriors.get((alias, shape, prior_share))
         if known is not None:
             return known
         cell = self.counts(alias, shape)
         alpha, beta = self.prior_for(alias, shape)
         found = Posterior(
-            alpha=alpha + cell.successes,
-            beta=beta + (cell.trials - cell.successes),
+            alpha=prior_share * alpha + cell.successes,
+            beta=prior_share * beta + (cell.trials - cell.successes),
             judged=cell.judged,
         )
-        self._posteriors[(alias, shape)] = found
+        self._posteriors[(alias, shape, prior_share)] = found
         return found
 
 

@@ -145,8 +145,8 @@ def _by_estimate(
         return []
     leader = leader_of(rest, shape, book)
     others = [alias for alias in rest if alias != leader]
-    challenger = optimistic_challenger(rest, leader, shape, book, tuning.width) if others else None
-    if challenger is not None and not may_overturn(challenger, leader, shape, book, tuning.width):
+    challenger = optimistic_challenger(rest, leader, shape, book, tuning) if others else None
+    if challenger is not None and not may_overturn(challenger, leader, shape, book, tuning):
         challenger = None
     learn = challenger
     if learn is None and others and seats > 1:
