@@ -12,7 +12,7 @@ names a folder (docs/screenshots holds the copy the README links).
 from __future__ import annotations
 
 import httpx
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Locator, Page
 
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
@@ -51,7 +51,7 @@ def test_first_run_from_an_empty_gateway_to_a_judged_panel(
         page.goto(gateway.url)
         assert page.locator("h1").inner_text() == "At a glance" and steps_done(page) == 0
 
-        page.get_by_role("link", name="Add an endpoint").click()
+        follow(page, page.get_by_role("link", name="Add an endpoint"))
         page.get_by_role("button", name="Add endpoint").click()
         adding = page.get_by_role("dialog", name="Add an endpoint")
         adding.get_by_label("Name").fill("local")
@@ -60,7 +60,7 @@ def test_first_run_from_an_empty_gateway_to_a_judged_panel(
         page.get_by_role("region", name="local").wait_for()
         assert steps_done(page) == 1
 
-        page.get_by_role("link", name="Put a model on the bench").click()
+        follow(page, page.get_by_role("link", name="Put a model on the bench"))
         for served, alias in (("qwen-coder", "coder"), ("llama-small", "llama")):
             page.get_by_role("button", name="Put a model on the bench").click()
             putting = page.get_by_role("dialog", name="Put a model on the bench")
@@ -70,7 +70,7 @@ def test_first_run_from_an_empty_gateway_to_a_judged_panel(
             page.get_by_role("button", name=f"Edit {alias}").wait_for()
         assert steps_done(page) == 2
 
-        page.get_by_role("link", name="Make a collection").click()
+        follow(page, page.get_by_role("link", name="Make a collection"))
         page.get_by_role("button", name="New collection").click()
         editor = page.get_by_role("dialog", name="New collection")
         editor.get_by_label("Name").fill("review")
@@ -80,7 +80,7 @@ def test_first_run_from_an_empty_gateway_to_a_judged_panel(
         page.locator("#collections").get_by_text("bench/review", exact=True).wait_for()
         assert steps_done(page) == 3
 
-        page.locator("nav").get_by_role("link", name="Gateway").click()
+        follow(page, page.locator("nav").get_by_role("link", name="Gateway"))
         page.get_by_text("No panels yet").wait_for()
         page.evaluate("window.notReloaded = true")
         body = {
@@ -144,3 +144,10 @@ def test_every_page_in_both_themes_at_both_widths(bench: Gateway, upstream: Fake
                     visited.append(slug)
     assert visited == [*PAGES] * 4
     assert all(path.stat().st_size > 1000 for path in taken)
+
+
+def follow(page: Page, link: Locator) -> None:
+    """Click `link` and wait for the new page's load: its buttons are in the HTML before its deferred
+    script gives them their handlers, and a click in between does nothing (seen on a slow CI run)."""
+    with page.expect_navigation():
+        link.click()
