@@ -223,6 +223,11 @@ def _score(world: World, book: EvidenceBook, outcome: Outcome, panel: int) -> No
 
 
 def run_policy(world: World, policy: Policy, seed: int) -> Outcome:
+    return play(world, policy, seed)[0]
+
+
+def play(world: World, policy: Policy, seed: int) -> tuple[Outcome, EvidenceBook]:
+    """Seat and judge every panel of `world` under `policy`: what was measured, and the record at the end."""
     limits = GatewayLimits(
         max_calls=4, max_explorers=2, explorer_rule=policy.rule, explorer_floor=policy.floor
     )
@@ -283,7 +288,7 @@ def run_policy(world: World, policy: Policy, seed: int) -> Outcome:
     outcome.spearman_known = spearman(
         [book.posterior(a, s).mean for a, s in known], [world.truth[cell] for cell in known]
     )
-    return outcome
+    return outcome, book
 
 
 def run_seed(job: tuple[int, int, Siblings, tuple[Policy, ...]]) -> list[Outcome]:
