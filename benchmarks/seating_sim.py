@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/seating_sim.py                  # 100 seeds × 600 panels (about 2 minutes)
     .venv/bin/python benchmarks/seating_sim.py --seeds 10 --panels 300
     .venv/bin/python benchmarks/seating_sim.py --siblings same    # siblings share their family's usefulness
+    .venv/bin/python benchmarks/seating_sim.py --coins 1          # the same worlds, other coin tosses
 
 The world, drawn afresh for each seed: 30 models in families of 1–3 (siblings
 share a served id's last segment, so `core/family.py` groups them); 5 shapes
@@ -222,12 +223,16 @@ def _score(world: World, book: EvidenceBook, outcome: Outcome, panel: int) -> No
         outcome.near_best.setdefault(panel, []).append(hit)
 
 
-def run_policy(world: World, policy: Policy, seed: int) -> Outcome:
-    return play(world, policy, seed)[0]
+COINS_STEP = 1_000_003
+"""How far apart the rules' random sources of two `--coins` values start."""
 
 
-def play(world: World, policy: Policy, seed: int) -> tuple[Outcome, EvidenceBook]:
-    """Seat and judge every panel of `world` under `policy`: what was measured, and the record at the end."""
+def play(world: World, policy: Policy, seed: int, coins: int = 0) -> tuple[Outcome, EvidenceBook]:
+    """Seat and judge every panel of `world` under `policy`: what was measured, and the record at the end.
+
+    The rule's own random source (its Thompson draws and coins) starts from
+    `seed` and `coins`: another `coins` replays the same world and verdicts
+    with other tosses."""
     limits = GatewayLimits(
         max_calls=4, max_explorers=2, explorer_rule=policy.rule, explorer_floor=policy.floor
     )
@@ -236,7 +241,7 @@ def play(world: World, policy: Policy, seed: int) -> tuple[Outcome, EvidenceBook
     last_panel: dict[str, int] = {}
     last_seated: dict[str, datetime | None] = {}
     worst = 0
-    rng = random.Random(seed * 7919 + 1)
+    rng = random.Random(seed * 7919 + 1 + coins * COINS_STEP)
     outcome = Outcome()
     panels = len(world.shapes)
     book = fit_evidence(counts, families)
@@ -291,10 +296,10 @@ def play(world: World, policy: Policy, seed: int) -> tuple[Outcome, EvidenceBook
     return outcome, book
 
 
-def run_seed(job: tuple[int, int, Siblings, tuple[Policy, ...]]) -> list[Outcome]:
-    seed, panels, siblings, policies = job
+def run_seed(job: tuple[int, int, Siblings, int, tuple[Policy, ...]]) -> list[Outcome]:
+    seed, panels, siblings, coins, policies = job
     world = make_world(seed, panels, siblings)
-    return [run_policy(world, policy, seed) for policy in policies]
+    return [play(world, policy, seed, coins)[0] for policy in policies]
 
 
 def report(policies: Sequence[Policy], results: list[list[Outcome]], panels: int) -> str:
@@ -321,6 +326,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=100, help="worlds to draw (default 100)")
     parser.add_argument("--panels", type=int, default=600, help="panels per world (default 600)")
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument(
+        "--coins",
+        type=int,
+        default=0,
+        help="another value replays the same worlds and verdicts with other tosses of the rules' own coins",
+    )
     parser.add_argument("--workers", type=int, default=min(2, multiprocessing.cpu_count()))
     parser.add_argument(
         "--siblings",
@@ -333,12 +344,12 @@ def main() -> None:
     args = parser.parse_args()
     policies = tuple(p for p in POLICIES if args.only.lower() in p.name.lower())
     seeds = range(args.first_seed, args.first_seed + args.seeds)
-    jobs = [(seed, args.panels, args.siblings, policies) for seed in seeds]
+    jobs = [(seed, args.panels, args.siblings, args.coins, policies) for seed in seeds]
     began = time.monotonic()
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(run_seed, jobs, chunksize=1)
     took = time.monotonic() - began
-    world = f"{args.seeds} seeds × {args.panels} panels, siblings {args.siblings}"
+    world = f"{args.seeds} seeds × {args.panels} panels, siblings {args.siblings}, coins {args.coins}"
     print(f"{world}, {len(policies)} policies, {took:.0f} s\n")
     print(report(policies, results, args.panels))
 
