@@ -1,6 +1,6 @@
 """Where the default rule fails to name the best: the kinds of miss, and other readings of the same verdicts.
 
-    .venv/bin/python benchmarks/seating_misses.py                    # 100 seeds × 600 panels, about 30 s
+    .venv/bin/python benchmarks/seating_misses.py                    # 100 seeds × 600 panels, about 25 s
     .venv/bin/python benchmarks/seating_misses.py --first-seed 101
 
 `seating_sim.py`'s near-best counts a (world, shape) as a hit when the model

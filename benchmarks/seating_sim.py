@@ -1,6 +1,6 @@
 """How well explorer rules learn: the real seating code in a synthetic world (issue 18, part 7).
 
-    .venv/bin/python benchmarks/seating_sim.py                  # 100 seeds × 600 panels (about 2 minutes)
+    .venv/bin/python benchmarks/seating_sim.py                  # 100 seeds × 600 panels, 15 rules: 7 minutes
     .venv/bin/python benchmarks/seating_sim.py --seeds 10 --panels 300
     .venv/bin/python benchmarks/seating_sim.py --siblings same    # siblings share their family's usefulness
     .venv/bin/python benchmarks/seating_sim.py --coins 1          # the same worlds, other coin tosses
