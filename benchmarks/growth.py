@@ -12,7 +12,10 @@ admin API with the 3-seat collection against the fake upstream), then after
 `growth_fill.py` has written `--panels` panels (3 seats each, verdicts on a
 third) straight into its tables. Measured each time: a panel's overhead
 (sequential panels' latency minus the upstream's fixed latency, and
-panels/s at `--concurrency`), `GET /bench/record` (whole, and filtered by
+panels/s at `--concurrency`, and the CPU time a sequential panel costs the
+gateway's process and, on PostgreSQL, the database server's: what the
+latency is made of, which the machine's other work moves far less than the
+latency itself), `GET /bench/record` (whole, and filtered by
 a common task's words and a rare one's), `GET /bench/pending`,
 the Record page with the JSON it polls, and the Gateway page with the
 panels its card polls. The report goes to stdout and to
@@ -31,7 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
+import psutil
 from gateways import (
     MEMBERS,
     MODEL_ID,
@@ -42,10 +47,10 @@ from gateways import (
     start_panelgate,
 )
 from growth_fill import FillPlan, FillResult, add_fill_arguments, fill
-from growth_timing import Timing, health_beside, panel_overhead, time_gets
+from growth_timing import WARMUP, Timing, health_beside, panel_overhead, time_gets
 from harness import git_describe
 from load import Level, have_wrk, run_driver, run_wrk
-from processes import start_upstream
+from processes import TreeSampler, start_upstream
 from report import machine_lines
 
 HERE = Path(__file__).resolve().parent
@@ -77,9 +82,23 @@ READS = (
 """What is read, where, and the bar (ms, p50) issue 23 sets with 1,000,000 panels in the store."""
 
 
+@dataclass(frozen=True)
+class PanelCpu:
+    """CPU milliseconds a sequential panel cost: the gateway's process, and the database server's
+    processes when the store is a PostgreSQL server on this machine (None otherwise: SQLite's work is
+    the gateway's)."""
+
+    gateway: float
+    database: float | None
+
+    def __str__(self) -> str:
+        return f"{self.gateway:.2f}" + ("" if self.database is None else f" + {self.database:.2f}")
+
+
 @dataclass
 class Measured:
     overhead: Timing
+    cpu: PanelCpu
     rate: float
     reads: dict[str, Timing]
     health_beside_task: Timing
@@ -116,15 +135,38 @@ def async_url(url: str) -> str:
     return url
 
 
-def measure(args: argparse.Namespace, gateway: Gateway, workdir: Path) -> Measured:
+def database_server(url: str) -> int | None:
+    """The pid of the PostgreSQL server listening on `url`'s port on this machine, if it is one."""
+    if not url.startswith("postgres"):
+        return None
+    port = urlsplit(url).port or 5432
+    for connection in psutil.net_connections(kind="tcp"):
+        if connection.status == psutil.CONN_LISTEN and connection.laddr.port == port and connection.pid:
+            return connection.pid
+    return None
+
+
+def timed_panels(args: argparse.Namespace, gateway: Gateway, url: str) -> tuple[Timing, PanelCpu]:
+    """The sequential panels' overhead, and the CPU each cost the gateway and the database server (its
+    backends are the server's children; one that exits meanwhile takes its time with it)."""
+    server = database_server(url)
+    trees = [TreeSampler(gateway.service.pid), *([TreeSampler(server)] if server else [])]
+    before = [tree.cpu_seconds() for tree in trees]
     overhead = panel_overhead(gateway, args.sequential, args.latency_ms)
+    panels = args.sequential + WARMUP
+    spent = [(tree.cpu_seconds() - was) * 1000.0 / panels for tree, was in zip(trees, before, strict=True)]
+    return overhead, PanelCpu(spent[0], spent[1] if server else None)
+
+
+def measure(args: argparse.Namespace, gateway: Gateway, workdir: Path, url: str) -> Measured:
+    overhead, cpu = timed_panels(args, gateway, url)
     body = workdir / "body.json"
     body.write_bytes(chat_body(MODEL_ID, stream=False))
     level = Level(gateway.chat_url, body, args.concurrency, args.seconds, 2.0, 10.0)
     load = run_wrk(level) if have_wrk() else run_driver(level, sys.executable)
     reads = {path: time_gets(gateway.base_url, path, args.requests) for _, path, _ in READS}
     beside = health_beside(gateway.base_url, TASK_READ, min(args.requests, 5))
-    return Measured(overhead, load.rate, reads, beside)
+    return Measured(overhead, cpu, load.rate, reads, beside)
 
 
 def serve_and_measure(
@@ -134,7 +176,7 @@ def serve_and_measure(
     gateway = start_panelgate(workdir, upstream, url, configure=configure)
     try:
         check_panel(gateway, stream=False)
-        return measure(args, gateway, workdir)
+        return measure(args, gateway, workdir, url)
     finally:
         gateway.service.stop()
 
@@ -142,6 +184,7 @@ def serve_and_measure(
 def render(args: argparse.Namespace, url: str, empty: Measured, full: Measured, filled: FillResult) -> str:
     database = "PostgreSQL" if url.startswith("postgres") else "SQLite"
     rate = filled.panels / filled.seconds if filled.seconds else 0.0
+    cpu_label = "gateway" if full.cpu.database is None else "gateway + database server"
     lines = [
         f"# How cost grows with the record: {database}, {filled.panels:,} panels",
         "",
@@ -162,6 +205,7 @@ def render(args: argparse.Namespace, url: str, empty: Measured, full: Measured, 
         "|---|---|---|---|",
         f"| panel overhead p50 / p95 ms | {empty.overhead} | {full.overhead} |"
         f" p50 within 1 ms of empty: {met(full.overhead.p50 - empty.overhead.p50 <= 1.0)} |",
+        f"| CPU per sequential panel ms, {cpu_label} | {empty.cpu} | {full.cpu} | |",
         f"| panels/s, c={args.concurrency} | {empty.rate:.0f} | {full.rate:.0f} | |",
     ]
     for label, path, bar in READS:
