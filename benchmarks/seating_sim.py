@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/seating_sim.py --siblings same    # siblings share their family's usefulness
     .venv/bin/python benchmarks/seating_sim.py --coins 1          # the same worlds, other coin tosses
     .venv/bin/python benchmarks/seating_sim.py --tosses 3         # each world thrice (coins 0-2), the means
+    .venv/bin/python benchmarks/seating_sim.py --against "the default)"  # each rule beside the default
 
 The world, drawn afresh for each seed: 30 models in families of 1–3 (siblings
 share a served id's last segment, so `core/family.py` groups them); 5 shapes
@@ -35,6 +36,13 @@ Reported per policy (means over seeds, and over tosses with `--tosses`, unless s
 - **Spearman**: rank correlation of posterior mean with the hidden usefulness
   over the models that could sit on a shape, per (seed, shape), after the
   last panel (and pooled over a seed's shapes).
+
+With `--against NAME`, a second table gives each rule's difference from the
+rule whose name holds NAME, world by world: every rule plays the same worlds,
+so the difference varies far less from world to world than either figure,
+and its margin (1.96 standard errors of the mean difference over the worlds,
+each world's tosses averaged first) says whether 100 worlds tell the two
+rules apart. The reference's own row gives its figures with their margins.
 """
 
 from __future__ import annotations
@@ -325,6 +333,57 @@ def report(policies: Sequence[Policy], results: list[list[Outcome]], panels: int
     return "\n".join(lines)
 
 
+Measures = tuple[float, float, float]
+"""One world's explorer usefulness, near-best at the last panel and Spearman per shape."""
+
+
+def world_means(rows: Sequence[Outcome], tosses: int, panels: int) -> list[Measures]:
+    """Per world, its tosses averaged; `rows` are one rule's outcomes, world after world, each world's
+    tosses together (the order of the jobs)."""
+    worlds = [rows[start : start + tosses] for start in range(0, len(rows), tosses)]
+    return [
+        (
+            statistics.fmean(statistics.fmean(toss.explorer_useful) for toss in world),
+            statistics.fmean(statistics.fmean(toss.near_best[panels]) for toss in world),
+            statistics.fmean(statistics.fmean(toss.spearman_shape) for toss in world),
+        )
+        for world in worlds
+    ]
+
+
+def margin(values: Sequence[float]) -> float:
+    """1.96 standard errors of the mean of `values`."""
+    return 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else float("nan")
+
+
+def paired_report(
+    policies: Sequence[Policy], results: list[list[Outcome]], reference: int, tosses: int, panels: int
+) -> str:
+    """Each rule's difference from `policies[reference]`, world by world, with its margin."""
+    means = [world_means([job[k] for job in results], tosses, panels) for k in range(len(policies))]
+    scales = (1.0, 100.0, 1.0)
+    places = (3, 1, 3)
+    head = ["policy", "explorer usefulness", f"near-best @{panels} (points)", "Spearman (per shape)"]
+    lines = [
+        f"Beside {policies[reference].name}, over the same {len(means[reference])} worlds (± 1.96 standard"
+        " errors of the mean difference; the reference's row: its own figures and margins)",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
+    for k, policy in enumerate(policies):
+        cells = [policy.name]
+        for measure, (scale, digits) in enumerate(zip(scales, places, strict=True)):
+            ours = [world[measure] * scale for world in means[k]]
+            if k == reference:
+                cells.append(f"{statistics.fmean(ours):.{digits}f} ± {margin(ours):.{digits}f}")
+                continue
+            gaps = [a - b[measure] * scale for a, b in zip(ours, means[reference], strict=True)]
+            cells.append(f"{statistics.fmean(gaps):+.{digits}f} ± {margin(gaps):.{digits}f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=100, help="worlds to draw (default 100)")
@@ -351,8 +410,14 @@ def main() -> None:
         "take the host",
     )
     parser.add_argument("--only", default="", help="run only the policies whose name contains this")
+    parser.add_argument(
+        "--against", default="", help="also give each rule's difference from the rule whose name holds this"
+    )
     args = parser.parse_args()
     policies = tuple(p for p in POLICIES if args.only.lower() in p.name.lower())
+    against = [k for k, p in enumerate(policies) if args.against and args.against.lower() in p.name.lower()]
+    if args.against and len(against) != 1:
+        parser.error(f"--against must name one of the rules run; {len(against)} match {args.against!r}")
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     tosses = range(args.coins, args.coins + args.tosses)
     jobs = [(seed, args.panels, args.siblings, coins, policies) for seed in seeds for coins in tosses]
@@ -364,6 +429,8 @@ def main() -> None:
     world = f"{args.seeds} seeds × {args.panels} panels, siblings {args.siblings}, {coins}"
     print(f"{world}, {len(policies)} policies, {took:.0f} s\n")
     print(report(policies, results, args.panels))
+    if against:
+        print("\n" + paired_report(policies, results, against[0], args.tosses, args.panels))
 
 
 if __name__ == "__main__":
