@@ -137,9 +137,10 @@ def async_url(url: str) -> str:
 
 def database_server(url: str) -> int | None:
     """The pid of the PostgreSQL server listening on `url`'s port on this machine, if it is one."""
-    if not url.startswith("postgres"):
+    where = urlsplit(url)
+    if not url.startswith("postgres") or where.hostname not in (None, "localhost", "127.0.0.1", "::1"):
         return None
-    port = urlsplit(url).port or 5432
+    port = where.port or 5432
     for connection in psutil.net_connections(kind="tcp"):
         if connection.status == psutil.CONN_LISTEN and connection.laddr.port == port and connection.pid:
             return connection.pid
