@@ -96,24 +96,26 @@ def mode_table(rows: list[Row], stream: bool, unit: str = "panels") -> list[str]
     return lines
 
 
-def side_by_side(rows: list[Row], ours: str, theirs: str, unit: str = "panels") -> list[str]:
-    def find(target: str, stream: bool, conc: int) -> LoadResult | None:
-        return next(
-            (
-                r.result
-                for r in rows
-                if r.target == target and r.stream == stream and r.result.concurrency == conc
-            ),
-            None,
-        )
+def find(rows: list[Row], target: str | None, stream: bool, concurrency: int) -> LoadResult | None:
+    """`target`'s result at one mode and concurrency, None when it was not measured."""
+    return next(
+        (
+            r.result
+            for r in rows
+            if r.target == target and r.stream == stream and r.result.concurrency == concurrency
+        ),
+        None,
+    )
 
+
+def side_by_side(rows: list[Row], ours: str, theirs: str, unit: str = "panels") -> list[str]:
     lines = [
         f"| mode | conc | {ours} {unit}/s | {theirs} {unit}/s | × | {ours} p50 ms | {theirs} p50 ms |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for stream in (False, True):
         for conc in sorted({r.result.concurrency for r in rows if r.stream == stream}):
-            a, b = find(ours, stream, conc), find(theirs, stream, conc)
+            a, b = find(rows, ours, stream, conc), find(rows, theirs, stream, conc)
             if a is None or b is None:
                 continue
             ratio = f"{a.rate / b.rate:.1f}" if b.rate else "∞"

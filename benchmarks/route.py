@@ -27,9 +27,8 @@ from pathlib import Path
 
 from gateways import Gateway
 from harness import Bench, git_describe, run_arguments, save_report, setup_line
-from load import LoadResult
 from processes import TreeSampler, start_upstream
-from report import FLOOR, Row, render
+from report import FLOOR, render
 from route_gateways import (
     LITELLM_QUIET_ENV,
     LITELLM_VENV,
@@ -39,11 +38,10 @@ from route_gateways import (
     start_litellm,
     start_panelgate_route,
 )
+from targets import ROUTE_BARS, table
 
 HERE = Path(__file__).resolve().parent
 MARKER = "@@TURN@@"
-TARGET_C16_P50_MS = 5.0
-TARGET_C64_RATIO = 10.0
 
 
 def parse_args() -> argparse.Namespace:
@@ -98,40 +96,6 @@ class RouteBench(Bench):
             " upstream's own",
             setup_line(a.restart),
         ]
-
-
-def find(rows: list[Row], target: str | None, stream: bool, concurrency: int) -> LoadResult | None:
-    return next(
-        (
-            r.result
-            for r in rows
-            if r.target == target and r.stream == stream and r.result.concurrency == concurrency
-        ),
-        None,
-    )
-
-
-def targets(rows: list[Row], ours: str | None, theirs: str | None) -> list[str]:
-    """The two numbers the route mode is held to, each against its target."""
-    lines = ["| mode | target | measured | met |", "|---|---|---:|---|"]
-    for stream in (False, True):
-        mode = "streamed" if stream else "non-streamed"
-        ours16, floor16 = find(rows, ours, stream, 16), find(rows, FLOOR, stream, 16)
-        if ours16 and floor16 and ours16.p50_ms is not None and floor16.p50_ms is not None:
-            gap = ours16.p50_ms - floor16.p50_ms
-            met = "yes" if gap <= TARGET_C16_P50_MS else "no"
-            lines.append(
-                f"| {mode} | c16 p50 within {TARGET_C16_P50_MS:g} ms of the floor | {gap:+.1f} ms | {met} |"
-            )
-        ours64, theirs64 = find(rows, ours, stream, 64), find(rows, theirs, stream, 64)
-        if ours64 and theirs64:
-            ratio = ours64.rate / theirs64.rate if theirs64.rate else float("inf")
-            met = "yes" if ratio >= TARGET_C64_RATIO else "no"
-            lines.append(
-                f"| {mode} | c64 replies/s ≥ {TARGET_C64_RATIO:g}× LiteLLM's | {ratio:.1f}× "
-                f"({ours64.rate:.0f} vs {theirs64.rate:.0f}) | {met} |"
-            )
-    return lines if len(lines) > 2 else []
 
 
 def failed_turns(log: Path) -> str | None:
@@ -197,7 +161,7 @@ def main() -> int:
     measured = [label for label in labels if label]
     ours = next((m for m in measured if m.startswith("panelgate")), None)
     theirs = next((m for m in measured if not m.startswith("panelgate")), None)
-    sections = {"Targets": lines} if (lines := targets(bench.rows, ours, theirs)) else {}
+    sections = {"Targets": lines} if (lines := table(ROUTE_BARS, bench.rows, ours, theirs, "replies")) else {}
     text = render(
         bench.header(),
         bench.rows,

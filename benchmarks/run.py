@@ -26,6 +26,7 @@ from gateways import MEMBERS, MODEL_ID, Gateway, check_panel, start_panelgate, s
 from harness import Bench, git_describe, run_arguments, save_report, setup_line
 from processes import TreeSampler, start_upstream
 from report import FLOOR, render
+from targets import PANEL_BARS, table
 
 HERE = Path(__file__).resolve().parent
 REFERENCE_VENV = HERE / ".ref-venv"
@@ -109,7 +110,8 @@ def main() -> int:
     measured = [label for label in labels if label]
     ours = next((m for m in measured if m.startswith("panelgate")), None)
     theirs = next((m for m in measured if not m.startswith("panelgate")), None)
-    text = render(bench.header(), bench.rows, bench.notes, ours, theirs)
+    sections = {"Targets": lines} if (lines := table(PANEL_BARS, bench.rows, ours, theirs, "panels")) else {}
+    text = render(bench.header(), bench.rows, bench.notes, ours, theirs, sections=sections)
     out = save_report(text, bench.rows)
     print(text)
     bench.say(f"report written to {out}")
