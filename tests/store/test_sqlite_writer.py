@@ -92,3 +92,25 @@ async def test_recorded_panels_reach_the_database_file_not_only_the_wal(
             break
         await asyncio.sleep(0.05)
     assert in_main_file() >= 10
+
+
+async def test_the_wal_starts_over_while_panels_keep_coming(
+    sqlite_db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A busy gateway's WAL is reused, not grown by every panel: each checkpoint copies it all."""
+    monkeypatch.setattr(sqlite_writer, "CHECKPOINT_EVERY", 5)
+    wal = database_file(tmp_path).with_name("panelgate.db-wal")
+
+    async def keep_recording(first: int) -> None:
+        for number in range(first, first + 40):
+            await record(sqlite_db, number)
+
+    async def a_burst(start: int) -> int:
+        await asyncio.gather(*(keep_recording(start + 40 * writer) for writer in range(16)))
+        return wal.stat().st_size
+
+    after_one = await a_burst(0)
+    after_four = [after_one, *[await a_burst(640 * burst) for burst in range(1, 4)]]
+    stored = await sqlite_db.panels.get(f"p20250301-120000-{2559:04x}")
+    assert stored is not None
+    assert after_four[-1] < 2 * after_one, after_four  # without restarts: about 4 × the first burst's

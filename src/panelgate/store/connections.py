@@ -190,7 +190,12 @@ class Connections:
         return await self.read_all_at_once(read)
 
     async def _checkpoint(self) -> None:
+        """Copy the WAL into the database file while writes go on, then the frames they added while
+        this process's writes wait, so that the copy finishes and the next write restarts the WAL
+        (`sqlite_writer`); readers never wait."""
         async with self.engine.connect() as connection:
+            await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        async with self._one_writer or nullcontext(), self.engine.connect() as connection:
             await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
