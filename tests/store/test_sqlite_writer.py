@@ -99,6 +99,7 @@ async def test_the_wal_starts_over_while_panels_keep_coming(
 ):
     """A busy gateway's WAL is reused, not grown by every panel: each checkpoint copies it all."""
     monkeypatch.setattr(sqlite_writer, "CHECKPOINT_EVERY", 5)
+    monkeypatch.setattr(sqlite_writer, "CHECKPOINT_SPACING_S", 0.0)
     wal = database_file(tmp_path).with_name("panelgate.db-wal")
 
     async def keep_recording(first: int) -> None:
