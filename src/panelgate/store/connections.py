@@ -192,11 +192,12 @@ class Connections:
     async def _checkpoint(self) -> None:
         """Copy the WAL into the database file while writes go on, then the frames they added while
         this process's writes wait, so that the copy finishes and the next write restarts the WAL
-        (`sqlite_writer`); readers never wait."""
+        (`sqlite_writer`); readers never wait. The connection is taken first, so writes are never held
+        back while a checkpoint waits for one."""
         async with self.engine.connect() as connection:
             await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-        async with self._one_writer or nullcontext(), self.engine.connect() as connection:
-            await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            async with self._one_writer or nullcontext():
+                await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
         if self._sqlite_writer is not None:
