@@ -19,14 +19,11 @@ a rule to ship.
 
 from __future__ import annotations
 
-import argparse
-import multiprocessing
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 
-from seating_sim import POLICIES, Outcome, make_world, paired_report, play, report
+from seating_sim import POLICIES, Outcome, beside_default_arguments, make_world, play, play_beside_default
 
 import panelgate.core.explorer_policy as explorer_policy
 
@@ -68,24 +65,14 @@ def run_seed(job: tuple[int, int, int, tuple[int, ...]]) -> list[Outcome]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, default=100)
-    parser.add_argument("--first-seed", type=int, default=1)
-    parser.add_argument("--panels", type=int, default=600)
-    parser.add_argument("--tosses", type=int, default=3, help="coins 0, 1, … per world, averaged")
+    parser = beside_default_arguments(__doc__)
     parser.add_argument("--tops", default="1,2,3,5,8", help="how many truly best models the seat may go to")
     args = parser.parse_args()
     tops = tuple(int(top) for top in args.tops.split(","))
     policies = [DEFAULT, *(replace(DEFAULT, name=f"the seat to learn among the true best {k}") for k in tops)]
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     jobs = [(seed, args.panels, coins, tops) for seed in seeds for coins in range(args.tosses)]
-    began = time.monotonic()
-    with multiprocessing.Pool(2) as pool:
-        results = pool.map(run_seed, jobs, chunksize=1)
-    print(f"{args.seeds} seeds from {args.first_seed} × {args.panels} panels, {args.tosses} tosses, ", end="")
-    print(f"{time.monotonic() - began:.0f} s\n")
-    print(report(policies, results, args.panels) + "\n")
-    print(paired_report(policies, results, 0, args.tosses, args.panels))
+    play_beside_default(run_seed, jobs, policies, args)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ import multiprocessing
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -382,6 +382,31 @@ def paired_report(
             cells.append(f"{statistics.fmean(gaps):+.{digits}f} ± {margin(gaps):.{digits}f}")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def beside_default_arguments(description: str) -> argparse.ArgumentParser:
+    """The options of a script that plays the default beside a variant of it (`seating_contenders.py`,
+    `seating_true_prior.py`): which worlds, how long, how many tosses."""
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, default=100)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--panels", type=int, default=600)
+    parser.add_argument("--tosses", type=int, default=3, help="coins 0, 1, … per world, averaged")
+    return parser
+
+
+def play_beside_default(
+    run_seed: Callable[[Any], list[Outcome]], jobs: Sequence[Any], policies: Sequence[Policy], args: Any
+) -> None:
+    """Play `jobs` (world after world, each world's tosses together) on two cores and print each
+    policy's figures, then each one's difference from the first, world by world."""
+    began = time.monotonic()
+    with multiprocessing.Pool(2) as pool:
+        results = pool.map(run_seed, jobs, chunksize=1)
+    print(f"{args.seeds} seeds from {args.first_seed} × {args.panels} panels, {args.tosses} tosses, ", end="")
+    print(f"{time.monotonic() - began:.0f} s\n")
+    print(report(policies, results, args.panels) + "\n")
+    print(paired_report(policies, results, 0, args.tosses, args.panels))
 
 
 def main() -> None:
