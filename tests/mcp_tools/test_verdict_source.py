@@ -81,3 +81,19 @@ def test_the_cli_sends_the_source_and_the_record_page_reading_shows_it(
     ]
     unknown = bench.api("GET", "/api/record?source=no%20such", expect=400)
     assert "no verdict source" in unknown["error"]["message"]
+
+
+def test_verdicts_from_the_cli_and_the_dashboard_say_so_without_being_asked(
+    bench: Gateway, upstream: FakeUpstream
+):
+    first, second, third = panel_calls(bench)[:3]
+    run = panelgate("verdict", first, "--not-useful", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    bench.api("POST", "/api/verdicts", {"call": second, "useful": True}, expect=200)
+    bench.api("POST", "/api/verdicts", {"call": third, "useful": True, "source": "opencode"}, expect=200)
+    assert {v["call"]: v["source"] for v in newest(bench)} == {
+        first: "cli",
+        second: "dashboard",
+        third: "opencode",
+    }
+    assert bench.api("GET", "/api/record", expect=200)["sources"] == ["cli", "dashboard", "opencode"]

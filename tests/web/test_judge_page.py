@@ -98,6 +98,8 @@ def test_a_panel_is_judged_from_the_keyboard_two_useful_and_the_best_better_than
         (1, 0),
         (0, 1),
     ]
+    newest = bench.api("GET", "/api/record", expect=200)["verdicts"]
+    assert {(v["call"], v["source"]) for v in newest} == {(call, "dashboard") for call in calls.values()}
 
 
 @pytest.mark.parametrize(("viewport", "theme"), LOOKS[2:])

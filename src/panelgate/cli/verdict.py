@@ -4,8 +4,9 @@ Fields left out keep what an earlier verdict on the call said (the server
 does that), so `--real` can be added later without repeating the note.
 `--better-than CALL2` (repeatable) says this seat's answer beat CALL2's, a
 seat of the same panel: a pairwise verdict. `--source claude-code` says
-where the verdict comes from (the Record page filters on it). A seat that
-failed is not judged; the server says so, and the command exits 1.
+where the verdict comes from (the Record page filters on it; `cli` when not
+given, so an agent that runs the command names itself). A seat that failed
+is not judged; the server says so, and the command exits 1.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from panelgate.cli.common import JsonFlag, UrlOption, session
 from panelgate.cli.failures import UsageProblem
 
 VERDICT_PATH = "/bench/verdict"
+CLI_SOURCE = "cli"
+"""A verdict's source when `--source` names none."""
 
 
 def verdict_body(
@@ -71,13 +74,11 @@ def verdict(
         ),
     ] = None,
     source: Annotated[
-        str | None,
+        str,
         typer.Option(
-            "--source",
-            help="where the verdict comes from, e.g. claude-code (the Record page filters on it)",
-            show_default=False,
+            "--source", help="where the verdict comes from, e.g. claude-code (the Record page filters on it)"
         ),
-    ] = None,
+    ] = CLI_SOURCE,
     as_json: JsonFlag = False,
     url: UrlOption = None,
 ) -> None:

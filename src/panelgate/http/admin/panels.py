@@ -8,6 +8,7 @@ seat through `POST /api/verdicts`, which records through the same desk as
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -26,6 +27,9 @@ from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
 from panelgate.store import SeatRecord, VerdictRecord
+
+DASHBOARD_SOURCE = "dashboard"
+"""The source of a verdict given on the dashboard (the Judge view, the Gateway card's seat dialog)."""
 
 router = APIRouter()
 
@@ -151,7 +155,11 @@ async def show_panel(request: Request, panel_id: str) -> Response:
 
 @router.post("/verdicts", response_model=VerdictRecorded, openapi_extra=json_body(VerdictBody))
 async def judge_seat(request: Request) -> Response:
-    """Record a verdict from the dashboard; fields left out keep the call's earlier note and claims."""
+    """Record a verdict from the dashboard; fields left out keep the call's earlier note and claims.
+    Its source is `dashboard` unless the body names another, so the Record page tells a person's
+    verdicts from an agent's."""
     asked = read_verdict(await read_json_object(request, 1_000_000))
+    if asked.source is None:
+        asked = replace(asked, source=DASHBOARD_SOURCE)
     outcome = await record_verdict(services(request).db, CallerScope(name=caller_of(request)), asked)
     return json_response({"call": asked.call, "useful": asked.useful, "result": outcome})
