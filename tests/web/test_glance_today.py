@@ -41,7 +41,7 @@ def test_the_strip_counts_todays_panels_the_answers_owed_and_names_each_shapes_l
         assert owed.get_attribute("href") == "/judge"
         leader = today.locator("#leaders li")
         assert leader.count() == 1 and leader.inner_text().startswith("general: m1 ")
-        assert leader.inner_text().endswith("% useful")
+        assert leader.inner_text().endswith("% useful (2 verdicts)")
         leader.get_by_role("link", name="m1").click()
         page.wait_for_url(f"{bench.url}/record#shape-general")
         assert page.locator("#shape-general tbody th").first.inner_text() == "m1"

@@ -55,6 +55,10 @@ class Leader:
     shape: str
     alias: str
     mean: float
+    judged: int
+    """Verdicts behind the estimate: a lead on two verdicts is a guess, on fifty a finding."""
+    suite: int
+    """Review-suite results behind it too."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +87,7 @@ async def read_glance(services: Services) -> Glance:
     now = datetime.now(UTC)
     alerts = await action_needed(services.db, now)
     leaders = [
-        Leader(shape, rows[0]["alias"], rows[0]["mean"])
+        Leader(shape, rows[0]["alias"], rows[0]["mean"], rows[0]["judged"], rows[0]["suite"])
         for shape, rows in (await read_standings(services.db, None, None)).items()
         if rows
     ]
