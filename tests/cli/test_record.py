@@ -70,6 +70,19 @@ def test_an_empty_record_says_how_to_record_verdicts(bench: Gateway, upstream: F
     assert "panelgate verdict" in run.stderr
 
 
+def test_an_empty_narrowed_record_says_what_was_asked_and_a_collection_not_on_the_bench_exits_1(
+    bench: Gateway, upstream: FakeUpstream
+):
+    judge(bench, panel_calls(bench)["m1"], True)  # a verdict on `general` only
+    on_code = panelgate("record", "--shape", "code", "--collection", "core", url=bench.url)
+    typo = panelgate("record", "--collection", "cor", url=bench.url)
+    assert on_code.returncode == 0, on_code.stderr
+    assert on_code.stdout == ""
+    assert on_code.stderr.startswith("No verdicts recorded on `code` in bench/core yet.")
+    assert typo.returncode == 1
+    assert "no collection `bench/cor`" in typo.stderr and "collections: bench/core" in typo.stderr
+
+
 def test_record_of_an_unknown_shape_exits_1_with_the_servers_reason(bench: Gateway, upstream: FakeUpstream):
     run = panelgate("record", "--shape", "poetry", url=bench.url)
     assert run.returncode == 1

@@ -16,12 +16,35 @@ from typing import Annotated, Any
 import typer
 
 from panelgate.cli.common import JsonFlag, UrlOption, session
+from panelgate.cli.failures import CliFailure
 
 RECORD_PATH = "/bench/record"
-NOTHING_YET = (
-    "No verdicts recorded yet. Judge a seat's answer with "
-    "`panelgate verdict <call> --useful` (or --not-useful); `panelgate pending` lists the seats waiting."
+MODELS_PATH = "/v1/models"
+HOW_TO_JUDGE = (
+    "Judge a seat's answer with `panelgate verdict <call> --useful` (or --not-useful); "
+    "`panelgate pending` lists the seats waiting."
 )
+
+
+def nothing_yet(collection: str | None, shape: str | None) -> str:
+    """What an empty record says: what was asked for, then how verdicts are given."""
+    on = f" on `{shape}`" if shape else ""
+    within = f" in bench/{collection.removeprefix('bench/')}" if collection else ""
+    return f"No verdicts recorded{on}{within} yet. {HOW_TO_JUDGE}"
+
+
+def unknown_collection(found: dict[str, Any], collection: str) -> str | None:
+    """When `collection` is none of the bench's (`GET /v1/models`), the words saying so and naming them.
+
+    A removed collection's verdicts stay on record, so the server answers any name; asked only when the
+    record came back empty, this tells a typo apart from a collection nobody has judged yet."""
+    ids = {str(model.get("id", "")) for model in found.get("data", ())}
+    if f"bench/{collection.removeprefix('bench/')}" in ids:
+        return None
+    names = sorted(i for i in ids if i.startswith("bench/") and ":" not in i)  # not the :merged forms
+    return f"no collection `bench/{collection.removeprefix('bench/')}` has verdicts or is on the bench; " + (
+        f"collections: {', '.join(names)}" if names else "the bench has no collections yet"
+    )
 
 
 def _count(number: int, noun: str) -> str:
@@ -70,7 +93,10 @@ def record(
             return
         shapes: dict[str, list[dict[str, Any]]] = found.get("shapes") or {}
         if not shapes:
-            s.output.note(NOTHING_YET)
+            unknown = collection and unknown_collection(s.client.call("GET", MODELS_PATH), collection)
+            if unknown:
+                raise CliFailure(unknown)
+            s.output.note(nothing_yet(collection, shape))
             return
         for index, (name, rows) in enumerate(shapes.items()):
             if index:
@@ -91,6 +117,6 @@ def record(
                     )
                     for rank, row in enumerate(rows, 1)
                 ),
-                empty=NOTHING_YET,
+                empty=nothing_yet(collection, name),
                 title=title + (f", {_count(suite, 'suite result')}" if suite else ""),
             )
