@@ -42,6 +42,14 @@ def test_ask_prints_every_answer_to_stdout_and_the_seat_table_to_stderr(
     assert user_text(upstream, "m1") == "say hi"
 
 
+def test_ask_on_a_narrow_terminal_keeps_each_call_id_on_one_line(bench: Gateway, upstream: FakeUpstream):
+    run = panelgate("ask", "core", "say", "hi", url=bench.url, env={"COLUMNS": "50"})
+    assert run.returncode == 0, run.stderr
+    seats = seat_lines(run.stderr)  # a row counts only when its whole call id is on it
+    assert sorted(seats) == ["member1", "member2", "member3"]
+    assert all(len(line) <= 50 for line in run.stderr.splitlines())
+
+
 def test_ask_reads_the_prompt_from_piped_stdin(bench: Gateway, upstream: FakeUpstream):
     run = panelgate("ask", "core", url=bench.url, stdin="what is two plus two?\n")
     assert run.returncode == 0, run.stderr

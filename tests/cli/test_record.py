@@ -101,6 +101,19 @@ def test_pending_lists_unjudged_seats_and_how_to_judge_them(bench: Gateway, upst
     assert [seat["call"] for seat in listed] == [calls["m2"], calls["m3"]]
 
 
+def test_pending_on_an_80_column_terminal_keeps_each_call_id_on_one_line(
+    bench: Gateway, upstream: FakeUpstream
+):
+    calls = panel_calls(bench, "review the attached diff and list every risky change " * 4)
+    run = panelgate("pending", url=bench.url, env={"COLUMNS": "80"})
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    for alias, call in calls.items():
+        (row,) = [line for line in lines if line.startswith(f"{call} ")]
+        assert f" {alias} " in row
+
+
 def test_pending_with_nothing_owed_says_so(bench: Gateway, upstream: FakeUpstream):
     for call in panel_calls(bench).values():
         judge(bench, call, False)

@@ -65,6 +65,7 @@ def seat_table(output: Output, bench: dict[str, Any]) -> None:
         title=f"panel {bench.get('panel', '?')} · {bench.get('collection', '')}",
         to_stderr=True,
         empty="the panel had no seats",
+        whole=("call id",),
     )
     for skipped in bench.get("skipped") or []:
         output.note(f"not asked: {skipped.get('alias')} ({skipped.get('why')})")

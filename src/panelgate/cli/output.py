@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -85,16 +85,26 @@ class Output:
         empty: str,
         title: str | None = None,
         to_stderr: bool = False,
+        whole: Collection[str] = (),
     ) -> None:
-        """A table, or the `empty` remark on stderr when there are no rows."""
+        """A table, or the `empty` remark on stderr when there are no rows.
+
+        On a narrow terminal the columns fold, except those named in `whole`:
+        values a person copies into the next command (call ids), which a fold
+        would break in two."""
         from rich.table import Table
         from rich.text import Text
 
+        cells = [[Text(cell(v)) for v in row] for row in rows]
         table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-        for column in columns:
-            table.add_column(column, overflow="fold")
-        for row in rows:
-            table.add_row(*(Text(cell(v)) for v in row))
+        for index, column in enumerate(columns):
+            if column in whole:
+                longest = max((len(row[index]) for row in cells), default=0)
+                table.add_column(column, no_wrap=True, min_width=max(longest, len(column)))
+            else:
+                table.add_column(column, overflow="fold")
+        for row in cells:
+            table.add_row(*row)
         if not table.row_count:
             self.note(empty)
             return

@@ -26,9 +26,9 @@ def preview(text: str) -> str:
 
 
 def when(at: str) -> str:
-    """An ISO 8601 time as this machine's local `YYYY-MM-DD HH:MM`."""
+    """An ISO 8601 time as this machine's local `MM-DD HH:MM` (the panels listed are of the last day)."""
     try:
-        return datetime.fromisoformat(at).astimezone().strftime("%Y-%m-%d %H:%M")
+        return datetime.fromisoformat(at).astimezone().strftime("%m-%d %H:%M")
     except ValueError:
         return at
 
@@ -45,12 +45,10 @@ def pending(ctx: typer.Context, as_json: JsonFlag = False, url: UrlOption = None
             s.output.note(NONE_OWED)
             return
         s.output.table(
-            ("panel", "call", "seat", "model", "shape", "asked", "prompt"),
+            ("call", "model", "shape", "asked", "prompt"),
             (
                 (
-                    seat["panel"],
                     seat["call"],
-                    seat["seat"],
                     seat["alias"],
                     seat["shape"],
                     when(seat["at"]),
@@ -60,6 +58,7 @@ def pending(ctx: typer.Context, as_json: JsonFlag = False, url: UrlOption = None
             ),
             empty=NONE_OWED,
             title=f"{len(seats)} {'seat' if len(seats) == 1 else 'seats'} waiting for a verdict",
+            whole=("call",),
         )
         s.output.note(
             f"Judge each: panelgate verdict {seats[0]['call']} --useful (or --not-useful) [--note WHY] "
