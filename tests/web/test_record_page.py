@@ -201,3 +201,33 @@ def test_at_phone_width_in_the_dark_the_tables_scroll_inside_their_frame(
         )
         verdicts = page.locator("#shape-general td.judged").first.bounding_box()
         assert verdicts is not None and verdicts["x"] + verdicts["width"] <= PHONE["width"]
+
+
+def test_at_phone_width_each_newest_verdict_keeps_its_call_id_on_one_line(
+    bench: Gateway, upstream: FakeUpstream, browser: Browser
+):
+    judge_panels(bench, 2, {"m1": True, "m2": False})
+    with watched_page(browser, bench.url, viewport=PHONE) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/record")
+        wait_for_ranking(page, ["m1", "m2"])
+        rows = page.evaluate(
+            """() => [...document.querySelectorAll('#newest-verdicts tbody tr')].map((row) => {
+                const call = row.querySelector('th').getBoundingClientRect();
+                const line = parseFloat(getComputedStyle(row.querySelector('th code')).lineHeight);
+                const said = (cell, where) => getComputedStyle(cell, where).content.replaceAll('"', '');
+                const [by, when] = [row.querySelector('td[data-label="by"]'), row.querySelector('td.when')];
+                return {call: row.dataset.call, height: call.height, line, right: call.right,
+                        text: row.innerText.replace(/\\s+/g, ' ').trim(),
+                        by: said(by, '::before') + by.textContent,
+                        when: when.textContent + said(when, '::after')};
+            })"""
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert len(rows) == 4
+    for row in rows:
+        assert row["height"] < 1.5 * row["line"], f"{row['call']} breaks over lines"
+        assert row["right"] <= PHONE["width"]
+        assert row["text"].startswith(row["call"] + " ")
+        assert row["by"] == " · by local"  # the column headers are hidden: the cells say what they are
+        assert row["when"].endswith(" UTC")

@@ -272,13 +272,17 @@
     const call = element("th");
     call.scope = "row";
     call.append(element("code", "", verdict.call));
+    const actor = element("td", "", verdict.actor);
+    actor.dataset.label = "by";
+    const source = element("td", "source", verdict.source || "not said");
+    source.dataset.label = "from";
     line.append(
       call,
       element("td", "", verdict.alias),
       element("td", "", verdict.useful ? "useful" : "not useful"),
-      element("td", "", verdict.actor),
-      element("td", "source", verdict.source || "not said"),
-      element("td", "", verdict.at.slice(0, 16).replace("T", " ")),
+      actor,
+      source,
+      element("td", "when", verdict.at.slice(0, 16).replace("T", " ")),
     );
     return line;
   }
