@@ -74,3 +74,26 @@ def test_an_unknown_option_exits_2_with_the_usage_on_stderr():
     assert run.returncode == 2
     assert "--colour" in run.stderr and "Usage" in run.stderr
     assert run.stdout == ""
+
+
+GROUPS = (
+    "endpoint",
+    "model",
+    "collection",
+    "config",
+    "key",
+    "scheduler",
+    "onboard",
+    "suite",
+    "hub",
+    "discover",
+)
+
+
+@pytest.mark.parametrize("group", [(), *((name,) for name in GROUPS)])
+def test_each_command_is_summed_up_on_one_line_of_the_help(group: tuple[str, ...]):
+    shown = panelgate(*group, "--help", url=None, env={"COLUMNS": "200"})
+    assert shown.returncode == 0, shown.stderr
+    panel = shown.stdout[shown.stdout.index("─ Commands ─") :].splitlines()
+    listing = [line for line in panel if line.startswith("│")]
+    assert len(listing) >= 2 and all(re.match(r"│ [a-z]", line) for line in listing), "\n".join(listing)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -34,18 +35,23 @@ def cli(gateway: Gateway, *args: str) -> subprocess.CompletedProcess[str]:
     return panelgate(*args, url=gateway.url, env={"PANELGATE_ADMIN_TOKEN": TOKEN})
 
 
+def ask_with(gateway: Gateway, key: str) -> httpx.Response:
+    """A chat completion sent with the gateway key `key`."""
+    return httpx.post(
+        f"{gateway.url}/v1/chat/completions",
+        json=hello(),
+        headers={"Authorization": f"Bearer {key}"},
+        timeout=60,
+    )
+
+
 def test_create_prints_only_the_key_on_stdout_and_the_key_works(guarded: Gateway):
     made = cli(guarded, "key", "create", "laptop", "--collection", "bench/core", "--rpm", "30")
     assert made.returncode == 0, made.stderr
     key = made.stdout.strip()
     assert key.startswith("pgk_") and made.stdout == key + "\n"
     assert "not shown again" in made.stderr and "bench/core" in made.stderr
-    asked = httpx.post(
-        f"{guarded.url}/v1/chat/completions",
-        json=hello(),
-        headers={"Authorization": f"Bearer {key}"},
-        timeout=60,
-    )
+    asked = ask_with(guarded, key)
     assert asked.status_code == 200, asked.text
 
 
@@ -59,18 +65,24 @@ def test_list_shows_the_hint_never_the_key(guarded: Gateway):
     assert [k["name"] for k in as_json["keys"]] == ["ci"] and "key" not in as_json["keys"][0]
 
 
+def test_list_shows_when_a_key_was_last_used_to_the_minute_in_utc(guarded: Gateway):
+    key = cli(guarded, "key", "create", "ci").stdout.strip()
+    assert "never" in cli(guarded, "keys").stdout
+    asked = ask_with(guarded, key)
+    assert asked.status_code == 200, asked.text
+    (listed,) = json.loads(cli(guarded, "keys", "--json").stdout)["keys"]
+    used = datetime.fromisoformat(listed["last_used_at"]).astimezone(UTC)
+    (row,) = [line for line in cli(guarded, "keys").stdout.splitlines() if " ci " in line]
+    assert f" {used:%Y-%m-%d %H:%M} " in row and listed["last_used_at"] not in row
+
+
 def test_revoke_needs_yes_off_a_terminal_then_the_key_is_refused(guarded: Gateway):
     made = json.loads(cli(guarded, "key", "create", "old", "--json").stdout)
     refused = cli(guarded, "key", "revoke", str(made["id"]))
     assert refused.returncode == 2 and "--yes" in refused.stderr
     done = cli(guarded, "key", "revoke", str(made["id"]), "--yes")
     assert done.returncode == 0, done.stderr
-    asked = httpx.post(
-        f"{guarded.url}/v1/chat/completions",
-        json=hello(),
-        headers={"Authorization": f"Bearer {made['key']}"},
-        timeout=60,
-    )
+    asked = ask_with(guarded, made["key"])
     assert asked.status_code == 401 and "revoked" in asked.json()["error"]["message"]
 
 

@@ -40,6 +40,14 @@ def test_model_add_sends_the_given_facts_and_list_shows_them(bench: Gateway, ups
     assert "org/big:free" in row and "8192" in row
 
 
+def test_model_add_without_an_endpoint_puts_it_on_the_default_one(bench: Gateway, upstream: FakeUpstream):
+    upstream.serve("org/big:free")
+    run = panelgate("model", "add", "org/big:free", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    assert "added big-free (org/big:free on up)" in run.stdout
+    assert bench.api("GET", "/api/models/big-free", expect=200)["model"]["endpoint"] == "up"
+
+
 def test_model_retire_asks_first_then_restore_puts_it_back(bench: Gateway, upstream: FakeUpstream):
     unconfirmed = panelgate("model", "retire", "m2", url=bench.url)
     assert unconfirmed.returncode == 2 and "--yes" in unconfirmed.stderr
@@ -97,3 +105,28 @@ def test_model_add_refuses_while_the_listing_does_not_answer_unless_unlisted(
     assert "could not read the models `up` lists" in refused.stderr and "--unlisted" in refused.stderr
     added = panelgate("model", "add", "m4", "--endpoint", "up", "--unlisted", url=bench.url)
     assert added.returncode == 0, added.stderr
+
+
+def test_model_list_on_an_80_column_terminal_leaves_out_facts_rather_than_cut_words(
+    bench: Gateway, upstream: FakeUpstream
+):
+    upstream.serve("deepseek/deepseek-chat-v3.1:free")
+    bench.api(
+        "POST",
+        "/api/models",
+        {"served_id": "deepseek/deepseek-chat-v3.1:free", "endpoint": "up", "context_window": 131072},
+        expect=201,
+    )
+    run = panelgate("model", "list", url=bench.url, env={"COLUMNS": "80"})
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    (row,) = [line for line in lines if line.startswith("deepseek-chat-v3.1-free ")]
+    cells = [cell.strip() for cell in row.split("│")]
+    assert cells == ["deepseek-chat-v3.1-free", "deepseek/deepseek-chat-v3.1:free", "up", "general"]
+    assert "left out to fit 80 columns: ad hoc, context, max output, vision, tools" in run.stderr
+    at_100 = panelgate("model", "list", url=bench.url, env={"COLUMNS": "100"})
+    (row,) = [line for line in at_100.stdout.splitlines() if line.startswith("deepseek-chat-v3.1-free ")]
+    assert " 131072 " in row and "left out to fit 100 columns: max output, vision, tools" in at_100.stderr
+    wide = panelgate("model", "list", url=bench.url, env={"COLUMNS": "200"})
+    assert "max output" in wide.stdout and "left out" not in wide.stderr

@@ -60,3 +60,20 @@ def test_unlisted_must_be_true_or_false(bench: Gateway, upstream: FakeUpstream):
 def test_an_unknown_endpoint_is_refused_naming_the_endpoints(bench: Gateway, upstream: FakeUpstream):
     refused = bench.api("POST", "/api/models", {"served_id": "m4", "endpoint": "nowhere"}, expect=400)
     assert refused["error"] == {"message": "no endpoint named `nowhere`; endpoints: up", "field": "endpoint"}
+
+
+def test_a_model_without_an_endpoint_goes_on_the_default_one(gateway: Gateway, upstream: FakeUpstream):
+    upstream.serve("m2")
+    gateway.add_endpoint("first", upstream.url)
+    gateway.add_endpoint("second", upstream.url)
+    gateway.api("POST", "/api/endpoints/second/default", expect=200)
+    added = gateway.api("POST", "/api/models", {"served_id": "m2"}, expect=201)["model"]
+    assert (added["alias"], added["endpoint"]) == ("m2", "second")
+
+
+def test_a_model_without_an_endpoint_on_a_gateway_with_none_is_refused(gateway: Gateway):
+    refused = gateway.api("POST", "/api/models", {"served_id": "m2"}, expect=400)
+    assert refused["error"] == {
+        "message": "no endpoint yet; add one first (`panelgate endpoint add`)",
+        "field": "endpoint",
+    }

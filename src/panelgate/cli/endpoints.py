@@ -175,6 +175,7 @@ def list_endpoints(ctx: typer.Context, as_json: JsonFlag = False, url: UrlOption
             ("name", "base URL", "kind", "api", "key name", "key", "headers", "default", "preferred"),
             rows,
             empty="no endpoints yet; add one with `panelgate endpoint add <name> --base URL`",
+            spare=("headers", "preferred", "key name", "api"),
         )
 
 

@@ -15,6 +15,7 @@ import typer
 
 from panelgate.cli.common import JsonFlag, UrlOption, YesFlag, session, split_list
 from panelgate.cli.confirm import confirm
+from panelgate.cli.moments import minute_utc
 
 group = typer.Typer(
     no_args_is_help=True, help="Gateway keys: who may call the gateway, on what, how often, how much."
@@ -112,15 +113,27 @@ def list_keys(ctx: typer.Context, as_json: JsonFlag = False, url: UrlOption = No
                 _budgets(k),
                 _spent(k),
                 "yes" if k.get("ad_hoc") else "",
-                k.get("last_used_at") or "never",
+                minute_utc(k.get("last_used_at")) or "never",
                 "revoked" if k.get("revoked") else "",
             )
             for k in found.get("keys", [])
         ]
         s.output.table(
-            ("id", "name", "key", "collections", "rpm", "budgets", "spent (UTC)", "ad hoc", "last used", ""),
+            (
+                "id",
+                "name",
+                "key",
+                "collections",
+                "rpm",
+                "budgets",
+                "spent (UTC)",
+                "ad hoc",
+                "last used (UTC)",
+                "",
+            ),
             rows,
             empty="no gateway keys yet; make one with `panelgate key create <name>`",
+            spare=("ad hoc", "rpm"),
         )
 
 

@@ -33,7 +33,14 @@ LIST_COLUMNS = (
 def add_model(
     ctx: typer.Context,
     served_id: Annotated[str, typer.Argument(help="the id the endpoint serves it under")],
-    endpoint: Annotated[str, typer.Option("--endpoint", help="the endpoint that serves it")],
+    endpoint: Annotated[
+        str | None,
+        typer.Option(
+            "--endpoint",
+            help="the endpoint that serves it (default: the default endpoint)",
+            show_default=False,
+        ),
+    ] = None,
     alias: Annotated[
         str | None,
         typer.Option(
@@ -64,8 +71,9 @@ def add_model(
     url: UrlOption = None,
 ) -> None:
     """Put a model on the bench; the endpoint's model listing must name it, unless `--unlisted`."""
-    body: dict[str, Any] = {"served_id": served_id, "endpoint": endpoint}
+    body: dict[str, Any] = {"served_id": served_id}
     given = {
+        "endpoint": endpoint,
         "alias": alias,
         "role": role,
         "ad_hoc": ad_hoc or None,
@@ -78,8 +86,8 @@ def add_model(
     body.update({k: v for k, v in given.items() if v is not None})
     with session(ctx, url, as_json) as s:
         added = s.client.call("POST", "/api/models", body=body)
-        name = added.get("model", {}).get("alias", alias)
-        s.output.result(added, f"added {name} ({served_id} on {endpoint})")
+        model = added.get("model", {})
+        s.output.result(added, f"added {model.get('alias', alias)} ({served_id} on {model.get('endpoint')})")
 
 
 def _row(model: dict[str, Any], with_retired: bool) -> list[Any]:
@@ -119,7 +127,8 @@ def list_models(
         s.output.table(
             columns,
             [_row(m, every) for m in found.get("models", [])],
-            empty="no models on the bench yet; add one with `panelgate model add <served id> --endpoint E`",
+            empty="no models on the bench yet; add one with `panelgate model add <served id> [--endpoint E]`",
+            spare=("max output", "tools", "vision", "context", "ad hoc"),
         )
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from panelgate.cli.client import segment
 from panelgate.cli.common import Session
 from panelgate.cli.failures import CliFailure
+from panelgate.cli.moments import moment_of
 
 POLL_S = 1.0
 GRACE = timedelta(seconds=30)
@@ -75,17 +76,6 @@ def clock(at: str | None) -> str:
         return "it expires"
     today = datetime.now(UTC).date()
     return moment.strftime("%H:%M UTC" if moment.date() == today else "%Y-%m-%d %H:%M UTC")
-
-
-def moment_of(at: str | None) -> datetime | None:
-    """The server's ISO moment in UTC (a moment without a zone is read as UTC); None when unreadable."""
-    if not at:
-        return None
-    try:
-        moment = datetime.fromisoformat(at)
-    except ValueError:
-        return None
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
 
 
 def past(at: str | None, grace: timedelta) -> bool:

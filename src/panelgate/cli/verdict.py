@@ -82,8 +82,7 @@ def verdict(
     as_json: JsonFlag = False,
     url: UrlOption = None,
 ) -> None:
-    """Record a verdict on one call id: useful or not, with an optional note, checked claims, and the
-    seats of its panel it beat."""
+    """Record a verdict on one call id: useful or not, a note, checked claims, the seats it beat."""
     if useful is None:
         raise UsageProblem("say whether the answer was useful: --useful or --not-useful")
     with session(ctx, url, as_json) as s:

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
-from panelgate.core.errors import NotFound
+from panelgate.core.errors import BadRequest, NotFound
 from panelgate.core.naming import ALIAS_RE
 from panelgate.core.types import Role
 from panelgate.engine.served_check import require_listed
@@ -24,6 +24,7 @@ from panelgate.http.body import json_body, read_json_object
 from panelgate.http.panel_route import caller_of
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
+from panelgate.store.endpoints import Endpoints
 from panelgate.store.model_rows import LARGEST_WINDOW
 from panelgate.store.rules import check_alias, check_required_text
 
@@ -48,7 +49,11 @@ class NewModel(Facts):
     """`POST /api/models`: a served model id on an endpoint, under an alias."""
 
     served_id: str = Field(max_length=512, pattern=NON_BLANK, description="the id the endpoint serves it as")
-    endpoint: str = Field(pattern=NON_BLANK, description="the endpoint's name")
+    endpoint: str | None = Field(
+        default=None,
+        pattern=NON_BLANK,
+        description="the endpoint's name; null: the default endpoint",
+    )
     alias: str | None = Field(
         default=None, pattern=ALIAS_RE.pattern, description="null: the served id's last segment"
     )
@@ -97,6 +102,14 @@ class OneModel(BaseModel):
     model: ModelShown
 
 
+async def _default_endpoint(endpoints: Endpoints) -> str:
+    """The endpoint a model goes on when none is named (the first endpoint added is the default)."""
+    chosen = next((e.name for e in await endpoints.list() if e.is_default), None)
+    if chosen is None:
+        raise BadRequest("no endpoint yet; add one first (`panelgate endpoint add`)", param="endpoint")
+    return chosen
+
+
 def default_alias(served_id: str) -> str:
     """The served id's last path segment, `:` made `-` (`org/m:free` → `m-free`)."""
     return served_id.rstrip("/").rsplit("/", 1)[-1].replace(":", "-")
@@ -125,7 +138,7 @@ async def add_model(request: Request) -> Response:
     )
     # the store's rules for the names first, so the listing is asked only about a well-formed id
     served_id = check_required_text(text_field(body, "served_id"), "served_id", 512)
-    endpoint_name = str(text_field(body, "endpoint"))
+    endpoint_name = text_field(body, "endpoint", required=False) or await _default_endpoint(svc.db.endpoints)
     alias = check_alias(text_field(body, "alias", required=False) or default_alias(served_id))
     facts = {k: body[k] for k in FACTS if k in body}
     unlisted = flag(body, "unlisted")
