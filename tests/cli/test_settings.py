@@ -41,3 +41,15 @@ def test_settings_names_a_decision_model_and_an_empty_one_clears_it(bench: Gatew
 def test_settings_refuses_a_decision_model_not_on_the_bench(bench: Gateway, upstream: FakeUpstream):
     run = panelgate("settings", "--decision-model", "ghost", url=bench.url)
     assert run.returncode == 1 and "`ghost` is not a model on the bench" in run.stderr
+
+
+def test_settings_choose_the_explorer_rule_and_floor(gateway: Gateway):
+    shown = panelgate("settings", url=gateway.url)
+    assert "explorer rule              evidence" in shown.stdout
+    assert "0: as many panels as the bench has models to explore, at least 10" in shown.stdout
+    run = panelgate("settings", "--explorer-rule", "stalest", "--explorer-floor", "25", url=gateway.url)
+    assert run.returncode == 0, run.stderr
+    saved = gateway.api("GET", "/api/settings/gateway", expect=200)["gateway"]
+    assert (saved["explorer_rule"], saved["explorer_floor"]) == ("stalest", 25)
+    refused = panelgate("settings", "--explorer-rule", "random", url=gateway.url)
+    assert refused.returncode == 1 and "explorer_rule" in refused.stderr and "stalest" in refused.stderr

@@ -156,3 +156,24 @@ def test_the_recent_panels_are_a_link_away_on_the_gateway_page_at_phone_width_in
         assert page.locator("h1").inner_text() == "Gateway"
         assert page.evaluate("document.documentElement.dataset.theme") == "dark"
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_explorer_rule_and_floor_are_chosen_from_the_limits_dialog(bench: Gateway, browser: Browser):
+    with watched_page(browser, bench.url) as watched:
+        page = watched.page
+        page.goto(f"{bench.url}/collections")
+        assert (
+            "chosen by the record, every model at least once in as many panels"
+            in page.locator("#limits").inner_text()
+        )
+        page.get_by_role("button", name="Gateway limits").click()
+        limits = page.get_by_role("dialog", name="Gateway limits")
+        limits.get_by_label("Every model sits at least once in (panels)").fill("25")
+        limits.get_by_role("button", name="Save").click()
+        page.locator("#limits", has_text="every model at least once in 25 panels").wait_for()
+        page.get_by_role("button", name="Gateway limits").click()
+        limits.get_by_label("Explorers chosen").select_option("stalest")
+        limits.get_by_role("button", name="Save").click()
+        page.locator("#limits", has_text="explorers are chosen least recently seated first").wait_for()
+    saved = bench.api("GET", "/api/settings/gateway", expect=200)["gateway"]
+    assert (saved["explorer_rule"], saved["explorer_floor"]) == ("stalest", 25)

@@ -25,6 +25,22 @@ def settings(
     shadow_calls_per_day: Annotated[
         int | None, typer.Option("--shadow-calls-per-day", help="route shadow calls a UTC day")
     ] = None,
+    explorer_rule: Annotated[
+        str | None,
+        typer.Option(
+            "--explorer-rule",
+            help="evidence (the record decides who explores) or stalest (least recently seated first)",
+            show_default=False,
+        ),
+    ] = None,
+    explorer_floor: Annotated[
+        int | None,
+        typer.Option(
+            "--explorer-floor",
+            help="every model sits at least once in this many panels (0: the bench's size)",
+            show_default=False,
+        ),
+    ] = None,
     decision_model: Annotated[
         str | None,
         typer.Option(
@@ -74,6 +90,8 @@ def settings(
         "max_explorers": max_explorers,
         "seat_deadline_s": seat_deadline_s,
         "shadow_calls_per_day": shadow_calls_per_day,
+        "explorer_rule": explorer_rule,
+        "explorer_floor": explorer_floor,
         "decision_model": decision_model,
         "retry_empty_length": retry_empty_length,
         "detect_quota_notices": detect_quota_notices,
@@ -95,5 +113,11 @@ def settings(
 
 
 def _shown(name: str, value: object) -> object:
-    """A setting as a person reads it: no decision model means the rules decide."""
-    return "none: the shape rules decide" if name == "decision_model" and not value else value
+    """A setting as a person reads it: what no decision model and a floor of 0 mean."""
+    if name == "decision_model" and not value:
+        return "none: the shape rules decide"
+    if name == "explorer_floor" and value == 0:
+        from panelgate.core.explorer_floor import MIN_FLOOR  # only when it is shown
+
+        return f"0: as many panels as the bench has models to explore, at least {MIN_FLOOR}"
+    return value
