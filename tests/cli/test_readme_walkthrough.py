@@ -57,7 +57,13 @@ def run_in(repo: Path, command: str, gateway: Gateway) -> subprocess.CompletedPr
     env = environment(gateway.url, {"OPENROUTER_KEY": KEY})
     env["PATH"] = f"{bin_dir}:{env.get('PATH', '/usr/bin:/bin')}"
     return subprocess.run(
-        ["bash", "-c", command], cwd=repo, env=env, capture_output=True, text=True, timeout=60
+        ["bash", "-c", command],
+        cwd=repo,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -132,3 +138,8 @@ def test_the_readme_walkthrough_runs_as_written(session: Session, gateway: Gatew
     assert gateway.api("POST", "/bench/pending", {"calls": judged}, expect=200)["pending"] == []
     record = gateway.api("GET", f"/bench/record?collection=bench/{name}", expect=200)["aliases"]
     assert sum(counts["judged"] for counts in record.values()) == len(judged) == 2
+    judging = session.of("panelgate judge")
+    assert (
+        "[1] coder: judged useful already" in judging and "[2] deepseek: judged not useful already" in judging
+    )
+    assert "[3] flash: useful?" in judging and "answer from google/gemini-2.5-flash" in judging

@@ -4,20 +4,10 @@ from __future__ import annotations
 
 import json
 
-import httpx
-
+from tests.cli.panels import panel_calls
 from tests.cli.runner import panelgate
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
-
-
-def panel_calls(bench: Gateway, prompt: str = "hi") -> dict[str, str]:
-    reply = httpx.post(
-        f"{bench.url}/v1/chat/completions",
-        timeout=60,
-        json={"model": "bench/core", "messages": [{"role": "user", "content": prompt}]},
-    )
-    return {seat["alias"]: seat["call"] for seat in reply.json()["bench"]["seats"]}
 
 
 def judge(bench: Gateway, call: str, useful: bool, **more: object) -> None:

@@ -27,6 +27,7 @@ from panelgate.cli.common import Common, JsonFlag, UrlOption
 from panelgate.cli.connect import connect
 from panelgate.cli.failures import CliFailure
 from panelgate.cli.hubs import group as hub_group
+from panelgate.cli.judge import judge
 from panelgate.cli.mcp import mcp
 from panelgate.cli.pending import pending
 from panelgate.cli.record import record
@@ -35,7 +36,7 @@ from panelgate.cli.settings import settings
 from panelgate.cli.status import status
 from panelgate.cli.verdict import verdict
 
-COMMANDS = (serve, mcp, status, ask, verdict, record, pending, settings, connect)
+COMMANDS = (serve, mcp, status, ask, verdict, judge, record, pending, settings, connect)
 GROUPS = (
     ("endpoint", endpoints.group),
     ("model", models.group),
