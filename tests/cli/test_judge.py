@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.cli.panels import panel_calls
@@ -57,3 +58,16 @@ def test_judge_of_a_collection_with_nothing_owed_says_so(bench: Gateway, upstrea
     run = panelgate("judge", "--collection", "core", url=bench.url)
     assert run.returncode == 0, run.stderr
     assert run.stdout == "" and "No panel in bench/core owes a verdict." in run.stderr
+
+
+def test_ask_names_the_judge_command_for_its_panel_and_that_command_judges_it(
+    bench: Gateway, upstream: FakeUpstream
+):
+    asked = panelgate("ask", "core", "is quicksort stable?", url=bench.url)
+    assert asked.returncode == 0, asked.stderr
+    (suggested,) = re.findall(r"panelgate judge (p\d{8}-\d{6}-[0-9a-f]{4})", asked.stderr)
+    run = panelgate("judge", suggested, url=bench.url, stdin="y\ny\ny\n1\n")
+    assert run.returncode == 0, run.stderr
+    assert "is quicksort stable?" in run.stdout
+    assert "Judged 3 answers (3 useful, 0 not), chose 1 best, in 1 panel." in run.stdout
+    assert panelgate("pending", url=bench.url).stdout == ""

@@ -71,7 +71,10 @@ def seat_table(output: Output, bench: dict[str, Any]) -> None:
         output.note(f"not asked: {skipped.get('alias')} ({skipped.get('why')})")
     if bench.get("note"):
         output.note(f"note: {bench['note']}")
-    output.note("record a verdict with: panelgate verdict <call id> --useful | --not-useful")
+    output.note(
+        "record a verdict with: panelgate verdict <call id> --useful | --not-useful, or judge the "
+        f"whole panel: panelgate judge {bench.get('panel', '<panel>')}"
+    )
 
 
 def stream_panel(s: Session, body: dict[str, Any]) -> dict[str, Any]:

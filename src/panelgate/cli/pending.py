@@ -62,5 +62,5 @@ def pending(ctx: typer.Context, as_json: JsonFlag = False, url: UrlOption = None
         )
         s.output.note(
             f"Judge each: panelgate verdict {seats[0]['call']} --useful (or --not-useful) [--note WHY] "
-            "[--better-than CALL]"
+            "[--better-than CALL], or one panel after another: panelgate judge"
         )
