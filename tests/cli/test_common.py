@@ -8,6 +8,7 @@ import re
 import pytest
 
 from panelgate import __version__
+from tests.cli.panels import panel_calls
 from tests.cli.runner import panelgate
 from tests.support.gateway import Gateway, free_port
 from tests.support.upstream import FakeUpstream
@@ -20,6 +21,18 @@ def test_status_shows_version_url_data_folder_and_counts(bench: Gateway, upstrea
     assert str(bench.home) in run.stdout
     assert re.search(r"^models\s+3$", run.stdout, re.MULTILINE)
     assert re.search(r"^collections\s+1$", run.stdout, re.MULTILINE)
+    assert re.search(r"^panels today\s+0$", run.stdout, re.MULTILINE)
+    assert re.search(r"^answers owed\s+0$", run.stdout, re.MULTILINE)
+
+
+def test_status_counts_todays_panels_and_the_answers_owed_a_verdict(bench: Gateway, upstream: FakeUpstream):
+    calls = panel_calls(bench)
+    panel_calls(bench)
+    bench.api("POST", "/bench/verdict", {"call": calls["m1"], "useful": True}, expect=200)
+    run = panelgate("status", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"^panels today\s+2$", run.stdout, re.MULTILINE)
+    assert re.search(r"^answers owed\s+5 \(panelgate judge\)$", run.stdout, re.MULTILINE)
 
 
 def test_json_and_url_work_before_and_after_the_command_and_beat_the_environment(

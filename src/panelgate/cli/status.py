@@ -31,5 +31,12 @@ def status(ctx: typer.Context, as_json: JsonFlag = False, url: UrlOption = None)
                 ("endpoints", counts.get("endpoints")),
                 ("models", counts.get("models")),
                 ("collections", counts.get("collections")),
+                ("panels today", counts.get("panels_today")),
+                ("answers owed", _owed(counts.get("answers_owed"))),
             ]
         )
+
+
+def _owed(count: object) -> object:
+    """How many answers await a verdict, and the command that goes through them."""
+    return f"{count} (panelgate judge)" if isinstance(count, int) and count > 0 else count

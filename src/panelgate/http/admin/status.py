@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+from datetime import UTC, datetime, time
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
@@ -12,6 +13,7 @@ from starlette.responses import Response
 from panelgate import __version__
 from panelgate.http.responses import json_response
 from panelgate.http.services import services
+from panelgate.store.panel_counts import answers_owed, panels_since
 
 router = APIRouter()
 
@@ -20,6 +22,8 @@ class Counts(BaseModel):
     endpoints: int
     models: int
     collections: int
+    panels_today: int = Field(description="panels asked since midnight, UTC")
+    answers_owed: int = Field(description="answers of panels that owe verdicts still without one")
 
 
 class Status(BaseModel):
@@ -36,6 +40,7 @@ class Status(BaseModel):
 async def status(request: Request) -> Response:
     svc = services(request)
     db = svc.db
+    midnight = datetime.combine(datetime.now(UTC).date(), time(), UTC)
     url = make_url(svc.settings.sqlalchemy_url)
     return json_response(
         {
@@ -49,6 +54,8 @@ async def status(request: Request) -> Response:
                 "endpoints": len(await db.endpoints.list()),
                 "models": len(await db.models.list()),
                 "collections": len(await db.collections.list()),
+                "panels_today": await panels_since(db, midnight),
+                "answers_owed": await answers_owed(db),
             },
         }
     )
