@@ -44,6 +44,29 @@ def test_record_shows_the_suite_results_behind_each_estimate(bench: Gateway, ups
     assert [cell.strip() for cell in m1.split("│")][3:5] == ["0", "2"]
 
 
+def test_record_next_says_whom_the_explorer_seats_try_next_and_why(bench: Gateway, upstream: FakeUpstream):
+    upstream.serve("m4", "m5")
+    bench.add_model("m4")
+    bench.add_model("m5")
+    bench.gateway_settings(max_calls=4, max_explorers=1)
+    calls = panel_calls(bench)
+    judge(bench, calls["m1"], True)
+    run = panelgate("record", "--collection", "core", "--next", url=bench.url)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    heading = lines.index(
+        "explorers next (1 seat a panel, by the record; every model at least once in 10 panels):"
+    )
+    preview = bench.api("GET", "/api/record?collection=core", expect=200)["explorers"]["general"][
+        "candidates"
+    ]
+    shown = [f"  {c['alias']}{' [next panel]' if c['next_panel'] else ''}: {c['why']}" for c in preview]
+    assert lines[heading + 1 : heading + 1 + len(shown)] == shown
+    assert {c["alias"] for c in preview} == {"m4", "m5"} and sum(c["next_panel"] for c in preview) == 1
+    plain = panelgate("record", "--collection", "core", url=bench.url)
+    assert "explorers next" not in plain.stdout
+
+
 def test_record_json_prints_the_servers_answer(bench: Gateway, upstream: FakeUpstream):
     judge(bench, panel_calls(bench)["m1"], True)
     run = panelgate("record", "--collection", "core", "--shape", "general", "--json", url=bench.url)

@@ -15,10 +15,13 @@ from typing import Annotated, Any
 
 import typer
 
-from panelgate.cli.common import JsonFlag, UrlOption, session
+from panelgate.cli.common import JsonFlag, Session, UrlOption, session
 from panelgate.cli.failures import CliFailure
 
 RECORD_PATH = "/bench/record"
+PAGE_PATH = "/api/record"
+NEXT_SHOWN = 5
+"""Explorer candidates listed per shape: the next panel's seats and the few after."""
 MODELS_PATH = "/v1/models"
 HOW_TO_JUDGE = (
     "Judge a seat's answer with `panelgate verdict <call> --useful` (or --not-useful); "
@@ -81,6 +84,14 @@ def record(
         str | None,
         typer.Option("--shape", "-s", help="only this shape (e.g. code, review)", show_default=False),
     ] = None,
+    upcoming: Annotated[
+        bool,
+        typer.Option(
+            "--next",
+            help="also who the explorer seats try next on each shape, and why (the admin API, as the "
+            "Record page)",
+        ),
+    ] = False,
     as_json: JsonFlag = False,
     url: UrlOption = None,
 ) -> None:
@@ -88,8 +99,9 @@ def record(
     params = {name: value for name, value in (("collection", collection), ("shape", shape)) if value}
     with session(ctx, url, as_json) as s:
         found = s.client.call("GET", RECORD_PATH, params=params or None)
+        explorers = s.client.call("GET", PAGE_PATH, params=params or None)["explorers"] if upcoming else {}
         if s.as_json:
-            s.output.json(found)
+            s.output.json({**found, "explorers": explorers} if upcoming else found)
             return
         shapes: dict[str, list[dict[str, Any]]] = found.get("shapes") or {}
         if not shapes:
@@ -120,3 +132,17 @@ def record(
                 empty=nothing_yet(collection, name),
                 title=title + (f", {_count(suite, 'suite result')}" if suite else ""),
             )
+            if name in explorers:
+                show_next(s, explorers[name])
+
+
+def show_next(s: Session, preview: dict[str, Any]) -> None:
+    """The first few candidates for the shape's explorer seats, in the order the next panels take them."""
+    if preview["rule"] == "stalest":
+        how = "least recently seated first"
+    else:
+        how = f"by the record; every model at least once in {preview['floor']} panels"
+    s.output.line(f"explorers next ({_count(preview['seats'], 'seat')} a panel, {how}):")
+    for candidate in preview["candidates"][:NEXT_SHOWN]:
+        soon = " [next panel]" if candidate["next_panel"] else ""
+        s.output.line(f"  {candidate['alias']}{soon}: {candidate['why']}")
