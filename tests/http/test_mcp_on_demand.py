@@ -26,5 +26,5 @@ async def test_mcp_clients_arriving_together_at_a_new_gateway_all_get_the_tools(
             return sorted(tool.name for tool in (await client.list_tools()).tools)
 
     answers = await asyncio.gather(*(tool_names() for _ in range(3)))
-    assert answers[0] == ["ask", "list_collections", "pending_verdicts", "verdict"]
+    assert answers[0] == ["ask", "list_collections", "pending_verdicts", "record", "verdict"]
     assert answers == [answers[0]] * 3

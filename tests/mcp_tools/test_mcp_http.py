@@ -20,7 +20,7 @@ async def test_ask_reports_each_seat_before_the_answers_arrive(bench: Gateway, u
     progress = ProgressLog()
     async with mcp_client(bench) as client:
         tools = {tool.name for tool in (await client.list_tools()).tools}
-        assert tools == {"list_collections", "ask", "verdict", "pending_verdicts"}
+        assert tools == {"list_collections", "ask", "verdict", "pending_verdicts", "record"}
         result = await client.call_tool(
             "ask", {"collection": "core", "prompt": "review this"}, progress_callback=progress
         )
@@ -192,3 +192,34 @@ async def test_the_verdict_tool_takes_better_than_seats_of_the_same_panel(
     assert across.is_error and other[1] in across.content[0].text
     panel = bench.api("GET", f"/api/panels/{first[0].rsplit('.', 1)[0]}")
     assert {s["call"]: s["verdict"] for s in panel["seats"]}[first[0]]["better_than"] == [first[1]]
+
+
+async def test_the_record_tool_ranks_the_models_per_shape_as_the_bench_record_does(
+    bench: Gateway, upstream: FakeUpstream
+):
+    async with mcp_client(bench) as client:
+        calls = await _seat_calls(client, "hi")
+        for call, useful in zip(calls, (False, True, True), strict=True):
+            await client.call_tool("verdict", {"call": call, "useful": useful})
+        whole = await client.call_tool("record", {})
+        narrowed = as_json(await client.call_tool("record", {"collection": "bench/core", "shape": "general"}))
+        empty = as_json(await client.call_tool("record", {"shape": "code"}))
+        wrong = await client.call_tool("record", {"shape": "poetry"})
+    ranked = bench.api("GET", "/bench/record", expect=200)["shapes"]
+    assert as_json(whole)["shapes"] == ranked and narrowed["shapes"] == ranked
+    assert [row["alias"] for row in ranked["general"]][-1] == "m1"
+    best = ranked["general"][0]
+    line = f"- general: {best['alias']} {best['mean']:.2f} ({best['low']:.2f}–{best['high']:.2f}), 1 verdict;"
+    assert line in whole.content[0].text and "the whole bench" in whole.content[0].text
+    assert narrowed["collection"] == "bench/core" and empty["shapes"] == {}
+    assert wrong.is_error and "`poetry` is no shape" in wrong.content[0].text
+
+
+async def test_the_record_tool_reads_a_scoped_keys_collections_only(tmp_path: Path, upstream: FakeUpstream):
+    with keyed_bench(tmp_path / "home", upstream) as gateway:
+        scoped = make_key(gateway, name="core-only", collections=["core"])
+        async with mcp_client(gateway, key=scoped) as client:
+            mine = as_json(await client.call_tool("record", {}))
+            refused = await client.call_tool("record", {"collection": "other"})
+    assert mine["collection"] == "bench/core"
+    assert refused.is_error and "bench/core" in refused.content[0].text

@@ -42,7 +42,7 @@ async def test_the_bridge_asks_judges_and_reports_progress(bench: Gateway, upstr
         calls = [s["call"] for s in asked["seats"]]
         judged = as_json(await client.call_tool("verdict", {"call": calls[1], "useful": True}))
         after = as_json(await client.call_tool("pending_verdicts", {}))["pending"]
-    assert tools == {"list_collections", "ask", "verdict", "pending_verdicts"}
+    assert tools == {"list_collections", "ask", "verdict", "pending_verdicts", "record"}
     assert before == [] and judged["result"] == "created"
     assert [s["call"] for s in after] == [calls[0], calls[2]]
     assert progress.finished_aliases()[-1] == "m3" and progress.last() == (3, 3)

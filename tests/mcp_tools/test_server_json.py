@@ -25,7 +25,7 @@ from tests.support.upstream import FakeUpstream
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "tests" / "fixtures" / "mcp_registry" / "server.schema.json"
-TOOLS = {"list_collections", "ask", "verdict", "pending_verdicts"}
+TOOLS = {"list_collections", "ask", "verdict", "pending_verdicts", "record"}
 
 
 def entry() -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The MCP server inside the gateway: the SDK's low-level server, four tools, streamable HTTP.
+"""The MCP server inside the gateway: the SDK's low-level server, five tools, streamable HTTP.
 
 Stateless streamable HTTP: every request stands alone, so any gateway
 process can answer any request of a client and nothing is lost when one
@@ -31,6 +31,7 @@ from panelgate.mcp.caller import scope_of_request
 from panelgate.mcp.collections_tool import list_collections
 from panelgate.mcp.judging_tools import pending_verdicts, verdict
 from panelgate.mcp.panel_tool import ask_panel
+from panelgate.mcp.record_tool import record
 from panelgate.mcp.tool_texts import INSTRUCTIONS, TOOLS, refusal
 from panelgate.store import Database, StoreError
 
@@ -89,6 +90,8 @@ class McpGateway:
                 return await pending_verdicts(self._db, scope, self._now)
             if params.name == "list_collections":
                 return await list_collections(self._db, scope)
+            if params.name == "record":
+                return await record(self._db, scope, arguments)
         except (GatewayError, StoreError) as refused:
             return refusal(str(refused))
         names = ", ".join(tool.name for tool in TOOLS)

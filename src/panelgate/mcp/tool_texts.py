@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 from mcp import types
 
+from panelgate.core.types import SHAPES
 from panelgate.engine.verdict_desk import CALL_EXAMPLE, MAX_NOTE, SOURCE_PATTERN
 from panelgate.store.verdict_rules import MAX_BETTER_THAN
 from panelgate.store.verdicts import MAX_CLAIMS
@@ -28,7 +29,8 @@ Panels disagree, and a confident answer can be invented.
 4. When you use a point, name the seat it came from (its seat label and model alias).
 5. For each seat you checked, send `verdict` with its call id: useful or not, and the claims \
 you verified as real or found false. `pending_verdicts` lists the seats still waiting.
-Verdicts decide which models sit on the next panel."""
+Verdicts decide which models sit on the next panel; `record` shows what they say of each model, per \
+shape of work (code, review, prose…)."""
 
 _CLAIMS = {
     "type": "array",
@@ -120,6 +122,27 @@ TOOLS = (
             "verdict yet, with their call ids. Judge them with `verdict` before you finish."
         ),
         input_schema={"type": "object", "properties": {}, "additionalProperties": False},
+    ),
+    types.Tool(
+        name="record",
+        description=(
+            "What the verdicts say: per shape of work (code, review, prose, quick…), each model's "
+            "estimated share of useful answers with a 90% interval and the verdicts behind it, best "
+            "first. Read it to choose models to name in `ask`'s `with`, or to weigh a seat's answer; "
+            "a wide interval means few verdicts, so the rank is a guess."
+        ),
+        input_schema={
+            "type": "object",
+            "properties": {
+                "collection": {
+                    "type": "string",
+                    "description": "only this collection's panels (`review` or `bench/review`); "
+                    "left out: the whole bench",
+                },
+                "shape": {"type": "string", "enum": list(SHAPES), "description": "only this shape"},
+            },
+            "additionalProperties": False,
+        },
     ),
 )
 

@@ -1,0 +1,63 @@
+"""The `record` tool: what the verdicts say of each model on each shape of work, best first.
+
+An agent choosing whom to name in `ask`'s `with`, or how far to trust a
+seat, reads the same estimates as `GET /bench/record` and the Record page:
+per shape, each model's posterior mean of useful answers, its 90 % credible
+interval and the verdicts behind it. A scoped key reads its collections'
+record only, as on `/bench/record`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mcp import types
+
+from panelgate.core.caller_scope import CallerScope
+from panelgate.core.errors import BadRequest
+from panelgate.core.types import SHAPES
+from panelgate.engine.standings import read_standings
+from panelgate.mcp.tool_texts import answer
+from panelgate.store import Database
+
+
+def _text_argument(arguments: Mapping[str, Any], name: str) -> str | None:
+    value = arguments.get(name)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise BadRequest(f"`{name}` must be a string", param=name)
+    return value.strip() or None
+
+
+def _estimate(row: Mapping[str, Any]) -> str:
+    judged = int(row["judged"])
+    return (
+        f"{row['alias']} {row['mean']:.2f} ({row['low']:.2f}–{row['high']:.2f}), "
+        f"{judged} verdict{'' if judged == 1 else 's'}"
+    )
+
+
+async def record(db: Database, scope: CallerScope, arguments: Mapping[str, Any]) -> types.CallToolResult:
+    asked = _text_argument(arguments, "collection")
+    shape = _text_argument(arguments, "shape")
+    if shape is not None and shape not in SHAPES:
+        raise BadRequest(f"`{shape}` is no shape; shapes are {', '.join(SHAPES)}", param="shape")
+    collection = scope.record_of(asked.removeprefix("bench/") if asked else None)
+    ranked = await read_standings(db, collection, shape)
+    structured = {
+        "collection": f"bench/{collection}" if collection else None,
+        "shape": shape,
+        "shapes": ranked,
+    }
+    whose = f"bench/{collection}'s panels" if collection else "the whole bench"
+    if not ranked:
+        on = f" on `{shape}`" if shape else ""
+        return answer(f"No verdicts on record{on} for {whose} yet.", structured)
+    lines = [
+        f"The record of {whose}: per shape, models best first, each with the estimated share of its "
+        "answers that are useful (90% interval) and the verdicts behind it."
+    ]
+    lines += [f"- {on}: " + "; ".join(_estimate(row) for row in rows) for on, rows in ranked.items()]
+    return answer("\n".join(lines), structured)
