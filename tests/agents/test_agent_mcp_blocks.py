@@ -1,5 +1,5 @@
 """Codex and opencode with docs/agents.md's MCP blocks: each client connects to `/mcp`, lists the panel
-tools and offers all four to its model (a client offers an MCP server's tools only once it has listed
+tools and offers all five to its model (a client offers an MCP server's tools only once it has listed
 them), while the route-mode block makes a collection its model."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from tests.agents.doc import doc_block, exports
 from tests.agents.test_codex import UNATTENDED as CODEX_UNATTENDED
 from tests.agents.test_opencode import UNATTENDED as OPENCODE_UNATTENDED
 
-TOOLS = ("list_collections", "ask", "verdict", "pending_verdicts")
+TOOLS = ("list_collections", "ask", "verdict", "pending_verdicts", "record")
 
 
 def offered_tools(run: Run) -> set[str]:

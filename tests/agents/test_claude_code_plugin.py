@@ -22,7 +22,7 @@ from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
 PLUGIN = ROOT / "integrations" / "claude-code"
-TOOLS = {"list_collections", "ask", "verdict", "pending_verdicts"}
+TOOLS = {"list_collections", "ask", "verdict", "pending_verdicts", "record"}
 QUIET = {
     "DISABLE_TELEMETRY": "1",
     "DISABLE_AUTOUPDATER": "1",
