@@ -223,3 +223,27 @@ async def test_the_record_tool_reads_a_scoped_keys_collections_only(tmp_path: Pa
             refused = await client.call_tool("record", {"collection": "other"})
     assert mine["collection"] == "bench/core"
     assert refused.is_error and "bench/core" in refused.content[0].text
+
+
+async def test_the_record_tools_text_names_the_best_eight_of_a_shape_and_the_json_every_one(
+    bench: Gateway, upstream: FakeUpstream
+):
+    extra = [f"m{n}" for n in range(4, 12)]
+    upstream.serve(*extra)
+    for alias in extra:
+        bench.add_model(alias)
+    bench.gateway_settings(max_calls=7, max_explorers=4)
+    async with mcp_client(bench) as client:
+        for nominees in (extra[:4], extra[4:]):
+            asked = {"collection": "core", "prompt": "hi", "with": nominees}
+            seats = as_json(await client.call_tool("ask", asked))["seats"]
+            for index, seat in enumerate(seats):
+                await client.call_tool("verdict", {"call": seat["call"], "useful": index % 2 == 0})
+        result = await client.call_tool("record", {"shape": "general"})
+    ranked = as_json(result)["shapes"]["general"]
+    assert len(ranked) == 11
+    (line,) = [line for line in result.content[0].text.splitlines() if line.startswith("- general: ")]
+    assert [part.split()[0] for part in line.removeprefix("- general: ").split("; ")[:8]] == [
+        row["alias"] for row in ranked[:8]
+    ]
+    assert line.endswith("; and 3 more (in the JSON)")

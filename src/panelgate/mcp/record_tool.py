@@ -9,7 +9,7 @@ record only, as on `/bench/record`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcp import types
@@ -20,6 +20,9 @@ from panelgate.core.types import SHAPES
 from panelgate.engine.standings import read_standings
 from panelgate.mcp.tool_texts import answer
 from panelgate.store import Database
+
+NAMED_PER_SHAPE = 8
+"""Models named per shape in the text an agent reads: enough to choose from, short on a big bench."""
 
 
 def _text_argument(arguments: Mapping[str, Any], name: str) -> str | None:
@@ -59,5 +62,12 @@ async def record(db: Database, scope: CallerScope, arguments: Mapping[str, Any])
         f"The record of {whose}: per shape, models best first, each with the estimated share of its "
         "answers that are useful (90% interval) and the verdicts behind it."
     ]
-    lines += [f"- {on}: " + "; ".join(_estimate(row) for row in rows) for on, rows in ranked.items()]
+    lines += [f"- {on}: " + _shape_line(rows) for on, rows in ranked.items()]
     return answer("\n".join(lines), structured)
+
+
+def _shape_line(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The best `NAMED_PER_SHAPE` of a shape in words (the JSON holds every one)."""
+    named = "; ".join(_estimate(row) for row in rows[:NAMED_PER_SHAPE])
+    rest = len(rows) - NAMED_PER_SHAPE
+    return named + (f"; and {rest} more (in the JSON)" if rest > 0 else "")
