@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from tests.cli.runner import panelgate, panelgate_answering
 from tests.support.gateway import Gateway, free_port
@@ -32,6 +33,21 @@ def test_endpoint_add_sends_the_key_from_stdin_and_never_shows_it(gateway: Gatew
     assert [e["name"] for e in json.loads(listed.stdout)["endpoints"]] == ["up"]
     assert KEY not in listed.stdout
     assert asked_with_key(gateway, upstream) == f"Bearer {KEY}"
+
+
+def test_endpoint_add_says_how_to_put_a_listed_model_on_the_bench_and_that_command_works(
+    gateway: Gateway, upstream: FakeUpstream
+):
+    upstream.serve("m1")
+    for name in ("first", "second"):
+        run = panelgate("endpoint", "add", name, "--base", upstream.url, "--no-key", url=gateway.url)
+        assert run.returncode == 0, run.stderr
+        (hint,) = re.findall(r"put one on the bench: (panelgate model add [^(]+?) \(", run.stderr)
+        expected = "panelgate model add m1" + ("" if name == "first" else " --endpoint second")
+        assert hint == expected
+    added = panelgate(*hint.split()[1:], "--alias", "from-second", url=gateway.url)
+    assert added.returncode == 0, added.stderr
+    assert gateway.api("GET", "/api/models/from-second", expect=200)["model"]["endpoint"] == "second"
 
 
 def test_endpoint_add_reads_the_key_from_a_hidden_prompt_on_a_terminal(

@@ -93,6 +93,12 @@ def add_endpoint(
         added = s.client.call("POST", "/api/endpoints", body={k: v for k, v in body.items() if v is not None})
         listed = added.get("listed") or []
         s.output.result(added, f"added endpoint {name}: it lists {len(listed)} models")
+        if listed and not s.as_json:
+            on = "" if (added.get("endpoint") or {}).get("is_default") else f" --endpoint {name}"
+            s.output.note(
+                f"put one on the bench: panelgate model add {listed[0]}{on} "
+                f"(panelgate onboard candidates lists every one the bench lacks)"
+            )
 
 
 @group.command("test")
