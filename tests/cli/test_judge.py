@@ -45,7 +45,9 @@ def test_judge_shows_a_failed_seat_and_asks_no_verdict_of_it(bench: Gateway, ups
     calls = panel_calls(bench)
     run = panelgate("judge", calls["m1"].rsplit(".", 1)[0], url=bench.url, stdin="n\ny\n")
     assert run.returncode == 0, run.stderr
-    assert "### [2] member · m2\n\n(failed: error" in run.stdout
+    assert (
+        "### [2] member · m2\n\n(no answer: error: " in run.stdout and "the upstream fell over" in run.stdout
+    )
     assert "[1] m1: useful?" in run.stderr and "[3] m3: useful?" in run.stderr
     assert "[2] m2: useful?" not in run.stderr
     assert "Best answer? 1, 3, or Enter for none:" in run.stderr

@@ -106,7 +106,7 @@ class Sitting:
             if seat["status"] in ANSWERED:
                 lines.append(seat["answer"] or "(an empty answer)")
             else:
-                lines.append(f"(failed: {seat['status']}{': ' + seat['error'] if seat['error'] else ''})")
+                lines.append(f"(no answer: {seat['status']}{': ' + seat['error'] if seat['error'] else ''})")
         self.s.output.write("\n".join(lines) + "\n\n")
 
     def judge_seats(self, seats: Sequence[dict[str, Any]]) -> None:
@@ -188,4 +188,5 @@ def judge(
         sitting = Sitting(s)
         finished = sitting.run(panels)
         ending = "" if finished else "; stopped (`panelgate judge` goes on with what is still owed)"
-        s.output.line(f"{sitting.tally.words().capitalize()}{ending}.")
+        said = sitting.tally.words()
+        s.output.line(f"{said[0].upper()}{said[1:]}{ending}.")
