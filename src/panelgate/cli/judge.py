@@ -178,7 +178,12 @@ def judge(
     ] = None,
     url: UrlOption = None,
 ) -> None:
-    """Judge the panels owed a verdict: each answer useful or not, then the best, one panel at a time."""
+    """Judge the panels owed a verdict: each answer useful or not, then the best, one panel at a time.
+
+    To each answer reply y (useful), n (not useful), Enter (skip) or q (stop); then give the best
+    answer's number, or Enter for none. Each verdict is saved as it is given. The replies are read
+    from stdin, so a script can pipe them in.
+    """
     with session(ctx, url, False) as s:
         panels = owed_panels(s, panel, collection)
         if not panels:
