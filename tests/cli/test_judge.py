@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from tests.cli.panels import panel_calls
 from tests.cli.runner import panelgate
+from tests.http.key_helpers import ADMIN_TOKEN, keyed_bench, make_key
 from tests.support.gateway import Gateway
 from tests.support.upstream import FakeUpstream
 
@@ -73,3 +75,11 @@ def test_ask_names_the_judge_command_for_its_panel_and_that_command_judges_it(
     assert "is quicksort stable?" in run.stdout
     assert "Judged 3 answers (3 useful, 0 not), chose 1 best, in 1 panel." in run.stdout
     assert panelgate("pending", url=bench.url).stdout == ""
+
+
+def test_judge_on_a_gateway_asking_for_the_admin_token_says_to_set_it(tmp_path: Path, upstream: FakeUpstream):
+    with keyed_bench(tmp_path / "home", upstream) as gateway:
+        refused = panelgate("judge", url=gateway.url, env={"PANELGATE_KEY": make_key(gateway)})
+        allowed = panelgate("judge", url=gateway.url, env={"PANELGATE_ADMIN_TOKEN": ADMIN_TOKEN})
+    assert refused.returncode == 1 and "PANELGATE_ADMIN_TOKEN" in refused.stderr
+    assert allowed.returncode == 0 and "No panel owes a verdict." in allowed.stderr

@@ -22,11 +22,11 @@ from panelgate.cli.client import segment
 from panelgate.cli.common import Session, UrlOption, session
 from panelgate.cli.moments import minute_utc
 from panelgate.cli.verdict import CLI_SOURCE
+from panelgate.core.types import JUDGEABLE
 
 VERDICTS_PATH = "/api/verdicts"
 OWED_READ = 50
 """Panels read at once: more than a sitting's worth of judging."""
-ANSWERED = ("ok", "empty")
 
 USEFUL_REPLIES = {"y": True, "yes": True, "u": True, "useful": True, "n": False, "no": False}
 SKIP_REPLIES = ("", "s", "skip")
@@ -103,7 +103,7 @@ class Sitting:
         ]
         for number, seat in enumerate(seats, 1):
             lines += ["", f"### [{number}] {seat['label']} · {seat['alias']}", ""]
-            if seat["status"] in ANSWERED:
+            if seat["status"] in JUDGEABLE:
                 lines.append(seat["answer"] or "(an empty answer)")
             else:
                 lines.append(f"(no answer: {seat['status']}{': ' + seat['error'] if seat['error'] else ''})")
@@ -111,7 +111,7 @@ class Sitting:
 
     def judge_seats(self, seats: Sequence[dict[str, Any]]) -> None:
         for number, seat in enumerate(seats, 1):
-            if seat["status"] not in ANSWERED:
+            if seat["status"] not in JUDGEABLE:
                 continue
             if seat.get("verdict"):
                 judged = "useful" if seat["verdict"]["useful"] else "not useful"
@@ -129,7 +129,7 @@ class Sitting:
 
     def choose_best(self, seats: Sequence[dict[str, Any]]) -> None:
         """Which answer beat the others: asked once a panel has two answers and no best yet."""
-        answered = {str(n): seat for n, seat in enumerate(seats, 1) if seat["status"] in ANSWERED}
+        answered = {str(n): seat for n, seat in enumerate(seats, 1) if seat["status"] in JUDGEABLE}
         if len(answered) < 2 or any((seat.get("verdict") or {}).get("better_than") for seat in seats):
             return
         reply = asked(

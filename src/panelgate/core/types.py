@@ -18,6 +18,8 @@ Role = Literal["general", "code", "light", "vision", "image"]
 Shape = Literal["general", "design", "prose", "review", "code", "enumeration", "quick", "vision", "image"]
 ReplyMode = Literal["all", "merged", "route"]
 SeatStatus = Literal["ok", "empty", "error", "timeout"]
+JUDGEABLE: tuple[SeatStatus, ...] = ("ok", "empty")
+"""Seats that answered, so a verdict may judge them; a failure is health, not usefulness."""
 """`timeout`: not done by the caller's deadline (`bench.deadline_s`); recorded so until it ends."""
 OfferedTools = Literal["drop", "refuse"]
 """What a panel does with tools a request offers but never used: leave them out, or refuse the request."""

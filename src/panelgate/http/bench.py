@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest
-from panelgate.core.types import SHAPES
+from panelgate.core.shapes import checked_shape
 from panelgate.engine.standings import read_standings
 from panelgate.engine.verdict_desk import calls_in_scope, owed_seats, read_verdict, record_verdict
 from panelgate.http.bench_schemas import (
@@ -42,9 +42,7 @@ async def record(
 ) -> Response:
     """Verdict tallies per model (of verdicts given from `source` when named), and per shape each
     model's estimated usefulness, ranked."""
-    asked_shape = shape.strip() or None
-    if asked_shape is not None and asked_shape not in SHAPES:
-        raise BadRequest(f"`{asked_shape}` is no shape; shapes are {', '.join(SHAPES)}", param="shape")
+    asked_shape = checked_shape(shape)
     name = caller_scope(request).record_of(collection.removeprefix("bench/").strip() or None)
     db = services(request).db
     counts = await db.verdicts.record_counts(name, task.strip() or None, source.strip() or None)

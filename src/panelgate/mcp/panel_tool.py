@@ -31,7 +31,8 @@ JUDGING = (
 )
 
 
-def _text(arguments: Mapping[str, Any], name: str, *, required: bool = False) -> str | None:
+def text_argument(arguments: Mapping[str, Any], name: str, *, required: bool = False) -> str | None:
+    """A tool's string argument (None when left out); a refusal naming it when it is not a string."""
     value = arguments.get(name)
     if value is None and not required:
         return None
@@ -42,9 +43,9 @@ def _text(arguments: Mapping[str, Any], name: str, *, required: bool = False) ->
 
 def read_ask(arguments: Mapping[str, Any]) -> PanelRequest:
     """The panel request an `ask` call stands for; a route collection is asked as a panel here."""
-    collection = str(_text(arguments, "collection", required=True)).strip()
-    prompt = str(_text(arguments, "prompt", required=True))
-    system = _text(arguments, "system")
+    collection = str(text_argument(arguments, "collection", required=True)).strip()
+    prompt = str(text_argument(arguments, "prompt", required=True))
+    system = text_argument(arguments, "system")
     merged = arguments.get("merged", False)
     if not isinstance(merged, bool):
         raise BadRequest("`merged` must be true or false", param="merged")

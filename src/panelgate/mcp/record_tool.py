@@ -15,23 +15,14 @@ from typing import Any
 from mcp import types
 
 from panelgate.core.caller_scope import CallerScope
-from panelgate.core.errors import BadRequest
-from panelgate.core.types import SHAPES
+from panelgate.core.shapes import checked_shape
 from panelgate.engine.standings import read_standings
+from panelgate.mcp.panel_tool import text_argument
 from panelgate.mcp.tool_texts import answer
 from panelgate.store import Database
 
 NAMED_PER_SHAPE = 8
 """Models named per shape in the text an agent reads: enough to choose from, short on a big bench."""
-
-
-def _text_argument(arguments: Mapping[str, Any], name: str) -> str | None:
-    value = arguments.get(name)
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str):
-        raise BadRequest(f"`{name}` must be a string", param=name)
-    return value.strip() or None
 
 
 def _estimate(row: Mapping[str, Any]) -> str:
@@ -43,11 +34,9 @@ def _estimate(row: Mapping[str, Any]) -> str:
 
 
 async def record(db: Database, scope: CallerScope, arguments: Mapping[str, Any]) -> types.CallToolResult:
-    asked = _text_argument(arguments, "collection")
-    shape = _text_argument(arguments, "shape")
-    if shape is not None and shape not in SHAPES:
-        raise BadRequest(f"`{shape}` is no shape; shapes are {', '.join(SHAPES)}", param="shape")
-    collection = scope.record_of(asked.removeprefix("bench/") if asked else None)
+    asked = (text_argument(arguments, "collection") or "").strip().removeprefix("bench/")
+    shape = checked_shape(text_argument(arguments, "shape"))
+    collection = scope.record_of(asked or None)
     ranked = await read_standings(db, collection, shape)
     structured = {
         "collection": f"bench/{collection}" if collection else None,

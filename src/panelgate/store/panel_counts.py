@@ -12,9 +12,9 @@ from datetime import datetime
 
 from sqlalchemy import exists, func, select, true
 
+from panelgate.core.types import JUDGEABLE
 from panelgate.store.database import Database
 from panelgate.store.tables import evidence, panels, seats, verdicts
-from panelgate.store.verdict_rules import JUDGEABLE
 
 
 async def panels_since(db: Database, since: datetime) -> int:

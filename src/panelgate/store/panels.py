@@ -23,7 +23,7 @@ from sqlalchemy import Row, bindparam, exists, func, insert, select, true, updat
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from panelgate.core.types import Skip
+from panelgate.core.types import JUDGEABLE, Skip
 from panelgate.store.batch import WriteBatch
 from panelgate.store.bulk import insert_rows
 from panelgate.store.connections import Connections
@@ -33,7 +33,6 @@ from panelgate.store.seating_clock import SeatingClock
 from panelgate.store.served_as import ServedAs
 from panelgate.store.shared_read import SharedRead
 from panelgate.store.tables import evidence, models, panels, seats, verdicts
-from panelgate.store.verdict_rules import JUDGEABLE
 
 PREVIEW_CHARS = 200
 log = logging.getLogger(__name__)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from sqlalchemy import and_, func, select
 
+from panelgate.core.types import JUDGEABLE
 from panelgate.store.connections import Connections
 from panelgate.store.tables import evidence, seats
-from panelgate.store.verdict_rules import JUDGEABLE
 
 ANSWERED = JUDGEABLE
 """Seat statuses whose reply named a model."""

@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from panelgate.core.types import JUDGEABLE
 from panelgate.store.errors import Invalid, NotFound
 from panelgate.store.rules import storable
 from panelgate.store.tables import evidence, seats
 
-JUDGEABLE = ("ok", "empty")
 MAX_BETTER_THAN = 20
 """More seats than any panel has (10 calls and a merger)."""
 

@@ -20,6 +20,7 @@ from sqlalchemy import ColumnElement, Row, and_, exists, false, func, insert, se
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from panelgate.core.evidence import Counts
+from panelgate.core.types import JUDGEABLE
 from panelgate.store.audit import write_audit
 from panelgate.store.connections import Connections
 from panelgate.store.errors import NotFound
@@ -30,7 +31,7 @@ from panelgate.store.tables import evidence, panels, seats, utcnow, verdicts
 from panelgate.store.task_words import TaskTally, task_tallies
 from panelgate.store.verdict_list import ListedVerdict, newest_verdicts
 from panelgate.store.verdict_pairs import count_pairs, pairs_of, write_pairs
-from panelgate.store.verdict_rules import JUDGEABLE, checked_better_than, refuse_failed
+from panelgate.store.verdict_rules import checked_better_than, refuse_failed
 from panelgate.store.verdict_tallies import ModelTally, count_verdict, judged_per_model, judged_sources
 
 MAX_CLAIMS = 50

@@ -23,7 +23,8 @@ from starlette.responses import Response
 
 from panelgate.core.errors import BadRequest, NotFound
 from panelgate.core.explorer_preview import Reason, ShapePreview
-from panelgate.core.types import SHAPES, CollectionInfo
+from panelgate.core.shapes import checked_shape
+from panelgate.core.types import CollectionInfo
 from panelgate.engine.explorer_preview import preview_explorers
 from panelgate.engine.standings import read_standings
 from panelgate.engine.verdict_desk import SOURCE_PATTERN
@@ -94,14 +95,6 @@ class RecordShown(BaseModel):
     verdicts: list[VerdictShown] = Field(
         description=f"the {NEWEST_VERDICTS} newest current verdicts (of the collection and source asked)"
     )
-
-
-def checked_shape(shape: str) -> str | None:
-    """The asked shape (None for every shape); a 400 naming the shapes when it is none of them."""
-    asked = shape.strip() or None
-    if asked is not None and asked not in SHAPES:
-        raise BadRequest(f"`{asked}` is no shape; shapes are {', '.join(SHAPES)}", param="shape")
-    return asked
 
 
 def find_collection(collections: Mapping[str, CollectionInfo], asked: str) -> CollectionInfo | None:

@@ -23,7 +23,8 @@ from fastapi import APIRouter, Request
 from starlette.responses import HTMLResponse
 
 from panelgate.core.errors import GatewayError
-from panelgate.http.admin.record import checked_shape, checked_source, find_collection, read_record
+from panelgate.core.shapes import checked_shape
+from panelgate.http.admin.record import checked_source, find_collection, read_record
 from panelgate.http.services import Services
 from panelgate.web.estimate_svg import estimate_bar, hundredths, percent, timeline_chart
 from panelgate.web.frame import render
