@@ -6,7 +6,7 @@ longer floor or none at all.
 
 Issue 18 asks for four bars at once, one of them a worst staleness of 32
 panels: every model must sit at least once in about every 30 panels, which
-takes about a third of the explorer seats (docs/seating.md). Here the same
+takes about a third of the explorer seats (docs/seating-research.md). Here the same
 worlds and verdicts (`seating_sim.py`'s, the gateway's own seating code)
 are played by the default with a floor of 45 or 60 panels, by the default
 with no floor, and by the classic rules for naming the best (top-two

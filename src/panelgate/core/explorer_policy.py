@@ -88,8 +88,8 @@ class ExplorerTuning:
     models agree) holds a model never judged on a shape, or judged well there a few times, near the
     bench's average, so the seat to learn went to models the record already knew; at a fifth, their
     own verdicts decide how far they might still go. The leader's estimate, its doubt and every ranking
-    keep the whole prior. In the simulation (docs/seating.md, nine runs) this raised the rank correlation
-    by 0.008 at 0.004 of usefulness."""
+    keep the whole prior. In the simulation (docs/seating-research.md, nine runs) this raised the rank
+    correlation by 0.008 at 0.004 of usefulness."""
     leader_share: float = 0.65
     """With `learn-and-lead`: the chance that the seat after the one to learn (or a lone free seat) goes
     to the leader. With `leader` or `top-two` and one free seat: the chance it goes to the leader, not
