@@ -1,7 +1,7 @@
 """Information-directed sampling (Russo & Van Roy 2014, 2018) for the explorer seats, beside the default.
 
-    .venv/bin/python benchmarks/seating_ids.py --tosses 1 --variants a-w2,a-f2   # 100 seeds: about 11 minutes
-    .venv/bin/python benchmarks/seating_ids.py --variants b-f1.75 --first-seed 101   # three tosses
+    .venv/bin/python benchmarks/seating_ids.py --tosses 1 --variants a-w2,a-f2   # 100 seeds: about 6 minutes
+    .venv/bin/python benchmarks/seating_ids.py --variants b-f1.75 --first-seed 101   # three tosses: 9 minutes
     .venv/bin/python benchmarks/seating_ids.py --list
 
 IDS weighs answering well and learning by one measure, not by an optimism
